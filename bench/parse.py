@@ -1,0 +1,84 @@
+"""Parse throughput: the full multiview parse vs raw `page.get_text()` on the same files, in the same run.
+
+    .venv/bin/python bench/parse.py [FOLDER] [--workers N]
+
+Prints pages/s for both, their ratio, per-view CPU seconds, and peak RSS (main process and worker processes).
+"""
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from pipeline.ingest import Task, _run_parsers, scan  # noqa: E402
+from pipeline.parse.base import ParseOptions  # noqa: E402
+
+
+def raw_get_text(paths: list[Path]) -> tuple[int, float]:
+    import pymupdf
+
+    t0 = time.perf_counter()
+    pages = 0
+    for path in paths:
+        with pymupdf.open(path) as doc:
+            for page in doc:
+                page.get_text()
+                pages += 1
+    return pages, time.perf_counter() - t0
+
+
+def multiview(paths: list[Path], workers: int) -> tuple[int, float, dict[str, float], list[str]]:
+    views: dict[str, float] = defaultdict(float)
+    failures: list[str] = []
+    pages = 0
+
+    def done(task, outcome):
+        nonlocal pages
+        paper, error, _ = outcome
+        if paper is None:
+            failures.append(f"{task.path.name}: {error}")
+            return
+        pages += len(paper.pages)
+        for name, seconds in paper.timings.items():
+            views[name] += seconds
+
+    tasks = [Task(p, "", 0, 0, None) for p in paths]
+    t0 = time.perf_counter()
+    _run_parsers(tasks, ParseOptions(), workers, done)
+    return pages, time.perf_counter() - t0, dict(views), failures
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("folder", nargs="?", default=str(REPO.parent / "shared" / "corpus"))
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    paths = scan(Path(args.folder))
+    if not paths:
+        sys.exit(f"no PDFs under {args.folder}")
+
+    raw_pages, raw_s = raw_get_text(paths)
+    mv_pages, mv_s, views, failures = multiview(paths, args.workers)
+    rss_main = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss_workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+    print(f"corpus: {len(paths)} PDFs, {raw_pages} pages ({args.folder})")
+    print(f"{'':28}{'seconds':>10}{'pages/s':>10}")
+    print(f"{'raw page.get_text()':28}{raw_s:>10.2f}{raw_pages / raw_s:>10.1f}")
+    print(f"{f'multiview parse ({args.workers} workers)':28}{mv_s:>10.2f}{mv_pages / mv_s:>10.1f}")
+    print(f"ratio: multiview takes {mv_s / raw_s:.1f}x the time of raw text extraction "
+          f"({(mv_pages / mv_s) / (raw_pages / raw_s):.3f} of its throughput)")
+    print("per-view CPU seconds (summed over workers): " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(views.items(), key=lambda kv: -kv[1])))
+    print(f"peak RSS: main {rss_main:.0f} MiB, largest worker {rss_workers:.0f} MiB")
+    if failures:
+        print("failures:\n  " + "\n  ".join(failures))
+
+
+if __name__ == "__main__":
+    main()

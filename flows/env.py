@@ -1,0 +1,44 @@
+"""Prefect environment defaults, applied before Prefect is imported. Explicit user settings always win."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+DEFAULTS = {
+    "PREFECT_SERVER_ANALYTICS_ENABLED": "false",  # no telemetry from servers we start
+    "DO_NOT_TRACK": "1",
+    # The ephemeral server runs migrations on first start; on 2 busy cores that took 30-40 s here.
+    "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
+    "PREFECT_UI_SHOW_PROMOTIONAL_CONTENT": "false",
+}
+
+
+def configure_prefect() -> None:
+    for key, value in DEFAULTS.items():
+        os.environ.setdefault(key, value)
+
+
+def prefect_home() -> Path:
+    """Where Prefect keeps profiles and the ephemeral/local server database (PREFECT_HOME, default ~/.prefect)."""
+    from prefect.settings import PREFECT_HOME
+
+    return Path(PREFECT_HOME.value()).expanduser()
+
+
+def ensure_api() -> None:
+    """Make sure a Prefect API is up before the first flow run of this process.
+
+    With PREFECT_API_URL set, that server is used (its UI shows the runs). Without it Prefect starts an ephemeral
+    server on the SQLite database in PREFECT_HOME; two processes starting one at once race on its migrations and
+    one fails, so the start is serialized on a file lock in PREFECT_HOME. Later runs reuse the started server."""
+    from prefect.client.orchestration import get_client
+    from prefect.settings import PREFECT_API_URL
+
+    from pipeline.store.lock import file_lock
+
+    if PREFECT_API_URL.value():
+        return
+    home = prefect_home()
+    with file_lock(home / ".paperbase-ephemeral.lock", timeout=600, what="Prefect ephemeral start lock"):
+        with get_client(sync_client=True) as client:
+            client.api_healthcheck()

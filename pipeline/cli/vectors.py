@@ -1,0 +1,139 @@
+"""`paperbase encode | rebuild | check | search`: the vector index from the command line."""
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from pipeline.cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
+from pipeline.cli.doctor import CHECKS, Check
+
+MilvusUri = Annotated[
+    str | None,
+    typer.Option("--milvus-uri", envvar="PAPERBASE_VECTORS__MILVUS_URI",
+                 help="Milvus server, e.g. http://host:19530. [default: Milvus Lite under the data dir]"),
+]
+CollectionOpt = Annotated[list[str] | None, typer.Option("--collection", "-c", help="Only this collection (repeatable).")]
+
+
+def _settings(data_dir, milvus_uri):
+    settings = settings_for(data_dir)
+    if milvus_uri:
+        settings.vectors.milvus_uri = milvus_uri
+    return settings
+
+
+def _show(report, as_json: bool) -> None:
+    if as_json:
+        print_jsonl([report.to_dict()])
+    else:
+        table = Table(title=f"encode: {report.status}")
+        for col in ("collection", "status", "papers", "vectors", "seconds"):
+            table.add_column(col, overflow="fold")
+        for c in report.collections:
+            table.add_row(c.collection, c.status, str(c.papers_encoded), str(c.vectors_inserted), f"{c.seconds:.1f}")
+        console.print(table)
+        for c in report.collections:  # full messages below the table, where they stay readable
+            notes = ([c.message] if c.message else []) + c.errors[:5]
+            for note in notes:
+                console.print(note if note.startswith(c.collection) else f"{c.collection}: {note}")
+        for err in report.errors:
+            console.print(f"[red]error:[/] {err}")
+    if report.status == "error":
+        raise typer.Exit(1)
+
+
+def _quiet_logs() -> None:
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    logging.getLogger("paperbase.index").setLevel(logging.INFO)
+
+
+@app.command()
+def encode(
+    data_dir: DataDir = None,
+    milvus_uri: MilvusUri = None,
+    collection: CollectionOpt = None,
+    paper: Annotated[list[str] | None, typer.Option("--paper", help="Only this paper id (repeatable).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Re-encode even unchanged papers.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Encode new or changed papers into the Milvus collections (incremental)."""
+    from pipeline.index import encode_papers
+
+    _quiet_logs()
+    _show(encode_papers(_settings(data_dir, milvus_uri), paper or None, collections=collection or None, force=force), as_json)
+
+
+@app.command()
+def rebuild(
+    data_dir: DataDir = None,
+    milvus_uri: MilvusUri = None,
+    collection: Annotated[str | None, typer.Option("--collection", "-c", help="Only this collection.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Drop and re-encode collections from DuckDB (after a model change); PDFs are not parsed again."""
+    from pipeline.index import rebuild as do_rebuild
+
+    _quiet_logs()
+    _show(do_rebuild(_settings(data_dir, milvus_uri), collection), as_json)
+
+
+@app.command()
+def check(data_dir: DataDir = None, milvus_uri: MilvusUri = None, collection: CollectionOpt = None,
+          as_json: JsonFlag = False) -> None:
+    """Compare, per paper and column, non-empty DuckDB cells with vectors in Milvus; exit 1 on mismatches."""
+    from pipeline.index import check as do_check
+
+    mismatches = do_check(_settings(data_dir, milvus_uri), collection or None)
+    if as_json:
+        print_jsonl(m.__dict__ for m in mismatches)
+    else:
+        for m in mismatches:
+            console.print(f"{m.collection} {m.pdf_id} {m.table_name}.{m.column_name}: {m.cells} cell(s), "
+                          f"{m.vectors} vector(s), {m.duplicates} duplicate(s) — {m.problem}")
+        console.print(f"{len(mismatches)} mismatch(es)")
+    if mismatches:
+        raise typer.Exit(1)
+
+
+@app.command()
+def search(
+    query: str,
+    data_dir: DataDir = None,
+    milvus_uri: MilvusUri = None,
+    collection: Annotated[str, typer.Option("--collection", "-c")] = "text_bm25_en",
+    table: Annotated[str | None, typer.Option("--table")] = None,
+    column: Annotated[str | None, typer.Option("--column")] = None,
+    filter: Annotated[str | None, typer.Option("--filter", help="Milvus filter, e.g. pdf_id == '...'")] = None,  # noqa: A002
+    limit: Annotated[int, typer.Option("--limit", "-n")] = 5,
+    as_json: JsonFlag = False,
+) -> None:
+    """Similarity search in one collection; hits come back with their DuckDB text."""
+    from pipeline.index import search as do_search
+
+    hits = do_search(_settings(data_dir, milvus_uri), query, collection, table, column, filter, limit)
+    if as_json:
+        print_jsonl(h.__dict__ for h in hits)
+        return
+    for h in hits:
+        snippet = (h.text or str(h.bbox or "")).replace("\n", " ")[:160]
+        console.print(f"{h.score:.4f} {h.table_name}.{h.column_name} p{h.page_number} {h.pdf_id}\n    {snippet}")
+
+
+def _vector_checks(settings) -> list[Check]:
+    from pipeline.encode import availability
+    from pipeline.index.encode import model_label
+    from schemas.vectorstore import collections
+
+    out = [Check("vectors", "milvus", True, settings.vectors.milvus_uri or f"Milvus Lite at {settings.data_dir / settings.vectors.lite_dirname}")]
+    for coll in collections():
+        enabled = settings.vectors.collection(coll.name).enabled
+        ref = model_label(coll, settings)
+        ok, why = availability(coll, ref, settings.vectors.download)
+        out.append(Check("vectors", f"{coll.name} ({ref})", ok or not enabled, why if enabled else f"disabled; {why}"))
+    return out
+
+
+CHECKS.append(_vector_checks)

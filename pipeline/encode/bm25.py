@@ -1,0 +1,94 @@
+"""BM25 as sparse vectors, with an English analyzer built in code (no NLTK data needed).
+
+Documents carry the term-frequency half of BM25 (saturated, length-normalised by the corpus mean length);
+queries carry the IDF half, computed at query time from live corpus statistics. Inner product of the two is the
+BM25 score, so adding papers changes IDF immediately without re-encoding anything. Only the mean length is baked
+into document vectors; the index re-encodes a paper when that mean drifts past a tolerance.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from hashlib import blake2b
+
+import snowballstemmer
+
+from pipeline.encode.config import BM25_B, BM25_K1
+
+# Common English function words (hand-written list; stemmed before comparison is not needed: we test raw tokens).
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being below between both
+    but by can could did do does doing down during each few for from further had has have having he her here hers herself
+    him himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or
+    other our ours ourselves out over own same she should so some such than that the their theirs them themselves then
+    there these they this those through to too under until up very was we were what when where which while who whom why
+    will with would you your yours yourself yourselves s t d ll m o re ve y ain isn aren wasn weren hasn haven hadn doesn
+    don didn won wouldn shan shouldn mustn needn couldn mightn""".split()
+)
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)  # letters/digits; punctuation and underscores split tokens
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=200_000)
+def _stem(token: str) -> str:
+    # The pure-Python stemmer is the hot spot; a paper's vocabulary repeats, so cache per distinct token.
+    return _stemmer().stemWord(token)
+
+
+def analyze(text: str) -> list[str]:
+    """Tokenize, lowercase, drop stop words, Snowball-stem."""
+    return [_stem(t) for t in _TOKEN.findall(text.lower()) if t not in STOP_WORDS]
+
+
+# Milvus sparse indices are uint32 below 2**32-1. Terms hash below EMPTY_DIM; EMPTY_DIM marks a document with no
+# terms left after analysis (e.g. "—"), because Milvus rejects all-zero sparse rows and every non-blank cell must
+# still have exactly one vector. No query ever carries EMPTY_DIM, so such documents never score.
+EMPTY_DIM = 2**32 - 2
+
+
+def term_id(term: str) -> int:
+    """Stable 32-bit dimension for a stemmed term."""
+    return int.from_bytes(blake2b(term.encode("utf-8"), digest_size=4).digest(), "big") % EMPTY_DIM
+
+
+def term_counts(text: str) -> Counter[int]:
+    return Counter(term_id(t) for t in analyze(text))
+
+
+def doc_vector(counts: Mapping[int, int], avgdl: float, k1: float = BM25_K1, b: float = BM25_B) -> dict[int, float]:
+    """The TF half of BM25 for one document."""
+    if not counts:
+        return {EMPTY_DIM: 1e-6}
+    length = sum(counts.values())
+    norm = k1 * (1 - b + b * length / max(avgdl, 1e-9))
+    return {t: tf * (k1 + 1) / (tf + norm) for t, tf in counts.items()}
+
+
+def idf(df: int, n_docs: int) -> float:
+    """Lucene's non-negative BM25 IDF."""
+    return math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+def query_vector(text: str, df: Mapping[int, int], n_docs: int) -> dict[int, float]:
+    """The IDF half: one weight per distinct query term that occurs in the corpus (repeats add weight)."""
+    counts = term_counts(text)
+    return {t: c * idf(df[t], n_docs) for t, c in counts.items() if df.get(t)}
+
+
+def corpus_stats(docs: Iterable[Counter[int]]) -> tuple[int, int, Counter[int]]:
+    """(number of documents, total length, document frequency per term) of a set of analysed documents."""
+    n = total = 0
+    df: Counter[int] = Counter()
+    for counts in docs:
+        n += 1
+        total += sum(counts.values())
+        df.update(counts.keys())
+    return n, total, df

@@ -1,0 +1,63 @@
+"""`check`: per paper, collection and column, non-empty DuckDB cells versus vectors in Milvus (and duplicates)."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from pipeline.index import cells, ledger, milvus
+from pipeline.index.encode import target_collections
+from pipeline.store import Store
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    collection: str
+    pdf_id: str
+    table_name: str
+    column_name: str
+    cells: int  # non-empty cells in DuckDB
+    vectors: int  # entities in Milvus
+    duplicates: int = 0  # entities beyond one per (table, column, primary_key)
+    problem: str = ""
+
+
+def check(settings, collections: list[str] | None = None) -> list[Mismatch]:
+    """Mismatches for every collection that exists in Milvus (a collection that was never built is reported once)."""
+    store = Store(settings.duckdb_path)
+    with store.reading() as con:
+        expected = {m: cells.counts(con, m) for m in ("text", "image")}
+        present = cells.papers(con)
+        recorded = {c.name: set(ledger.papers(con, c.name)) for c in target_collections(settings, collections)}
+    out: list[Mismatch] = []
+    with milvus.connect(settings) as client:
+        existing = milvus.existing(client)
+        for coll in target_collections(settings, collections):
+            if coll.name not in existing:
+                if recorded.get(coll.name):
+                    out.append(Mismatch(coll.name, "*", "*", "*", 0, 0, problem="collection missing from Milvus"))
+                continue
+            if not cells.columns(coll.modality):
+                continue
+            milvus.load(client, coll.name)
+            want = expected[coll.modality]
+            for pdf_id in sorted(set(present) | recorded[coll.name]):
+                ents = milvus.entities(client, coll.name, pdf_id)
+                have = Counter((e["table_name"], e["column_name"]) for e in ents)
+                dups = Counter((e["table_name"], e["column_name"]) for e, n in _dup_entities(ents))
+                for table, column in cells.columns(coll.modality):
+                    n_cells = want.get((pdf_id, table, column), 0)
+                    n_vec = have.get((table, column), 0)
+                    if n_cells != n_vec or dups.get((table, column)):
+                        problem = "paper not in DuckDB" if pdf_id not in present else (
+                            "duplicates" if n_cells == n_vec else "count differs")
+                        out.append(Mismatch(coll.name, pdf_id, table, column, n_cells, n_vec, dups.get((table, column), 0), problem))
+    return out
+
+
+def _dup_entities(ents: list[dict]):
+    seen = Counter((e["table_name"], e["column_name"], e["primary_key"]) for e in ents)
+    for e in ents:
+        key = (e["table_name"], e["column_name"], e["primary_key"])
+        if seen[key] > 1:
+            seen[key] -= 1
+            yield e, 1

@@ -1,0 +1,346 @@
+"""The encode stage: DuckDB cells -> vectors -> Milvus, incrementally and crash-consistently.
+
+Per collection and batch of papers: forget the papers in the ledger, delete their vectors by pdf_id, insert, flush,
+then record the fingerprints. A run killed anywhere leaves those papers unrecorded, so the next run deletes by pdf_id
+and inserts again: never duplicates, never silently missing. DuckDB is only opened for short reads and writes; model
+inference runs with no DuckDB connection held.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+
+from pipeline.encode import availability, bm25, load_encoder, model_ref
+from pipeline.index import cells, ledger, milvus
+from pipeline.index.errors import ModelUnavailable, UnknownCollection, VectorError
+from pipeline.store import Store
+from schemas.vectorstore import Collection, collection, collections
+
+log = logging.getLogger("paperbase.index")
+EMPTY = "empty"  # fingerprint of a paper with no encodable cells of a modality
+CRASH_ENV = "PAPERBASE_VECTORS_CRASH_AFTER_BATCHES"  # test hook: SIGKILL self after N inserted batches
+_INSERT_ROWS = 512
+
+
+@dataclass
+class CollectionReport:
+    collection: str
+    status: str = "ok"  # ok | unchanged | skipped | error | partial
+    model: str | None = None
+    papers_encoded: int = 0
+    papers_removed: int = 0
+    vectors_inserted: int = 0
+    seconds: float = 0.0
+    model_seconds: float = 0.0  # time inside model.encode / BM25 analysis (bench compares the rest against it)
+    message: str = ""
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class EncodeReport:
+    collections: list[CollectionReport] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        if self.errors or any(c.status == "error" for c in self.collections):
+            return "error" if not any(c.status in ("ok", "unchanged") for c in self.collections) else "partial"
+        return "partial" if any(c.status == "partial" for c in self.collections) else "ok"
+
+    @property
+    def inserted(self) -> int:
+        return sum(c.vectors_inserted for c in self.collections)
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "errors": self.errors, "collections": [asdict(c) for c in self.collections]}
+
+
+def target_collections(settings, names: list[str] | None) -> list[Collection]:
+    """The requested collections (schema order), or every collection enabled in settings."""
+    if names:
+        unknown = [n for n in names if n not in {c.name for c in collections()}]
+        if unknown:
+            raise UnknownCollection(f"unknown collection(s) {unknown}; known: {[c.name for c in collections()]}")
+        return [c for c in collections() if c.name in names]
+    return [c for c in collections() if settings.vectors.collection(c.name).enabled]
+
+
+def model_label(coll: Collection, settings) -> str:
+    return model_ref(coll, settings.vectors.collection(coll.name).model) or coll.embed_model
+
+
+def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: list[str] | None = None,
+                  force: bool = False) -> EncodeReport:
+    """Encode papers whose encodable cells changed since they were last encoded (or `paper_ids`; `force` re-encodes
+    them even if unchanged). Papers gone from DuckDB lose their vectors. Returns a report; never raises per paper."""
+    report = EncodeReport()
+    store = Store(settings.duckdb_path)
+    if not store.exists():
+        report.errors.append(f"no database at {settings.duckdb_path}; run `paperbase ingest DIR` first")
+        return report
+    try:
+        targets = target_collections(settings, collections)
+    except UnknownCollection as exc:
+        report.errors.append(str(exc))
+        return report
+    with store.writing() as con:
+        ledger.ensure(con)
+    with store.reading() as con:
+        state = _State(papers=cells.papers(con), fingerprints={m: cells.fingerprints(con, m) for m in ("text", "image")},
+                       known=ledger.collections(con), done={c.name: ledger.papers(con, c.name) for c in targets},
+                       bm25=ledger.bm25_papers(con))
+    loaded = []
+    for coll in targets:
+        rep = CollectionReport(coll.name, model=model_label(coll, settings))
+        report.collections.append(rep)
+        if not cells.columns(coll.modality):
+            rep.status, rep.message = "skipped", f"no encodable {coll.modality} columns in the schema"
+            continue
+        try:
+            ref = rep.model if coll.embed_type != "bm25" else None
+            ok, why = availability(coll, ref, settings.vectors.download)
+            if not ok:
+                raise ModelUnavailable(f"{coll.name}: model {ref!r} unavailable: {why}")
+            enc = _LazyEncoder(lambda coll=coll, ref=ref: load_encoder(
+                coll, ref, download=settings.vectors.download, device=settings.vectors.device,
+                batch_size=settings.vectors.batch_size)) if ref else None
+        except ModelUnavailable as exc:
+            rep.status, rep.message = "skipped", str(exc)
+            log.warning("skipping %s", exc)
+            continue
+        except Exception as exc:  # a broken model must not stop the other collections
+            rep.status, rep.message = "error", f"loading {rep.model!r} failed: {type(exc).__name__}: {exc}"
+            continue
+        loaded.append((coll, enc, rep))
+    if not loaded:
+        return report
+    try:
+        with milvus.connect(settings) as client:
+            for coll, enc, rep in loaded:
+                started = time.perf_counter()
+                try:
+                    _encode_collection(settings, store, client, coll, enc, rep, state, paper_ids, force)
+                except Exception as exc:  # Milvus or DuckDB trouble: report it, keep going with other collections
+                    rep.status = "error"
+                    rep.errors.append(f"{type(exc).__name__}: {exc}")
+                rep.seconds = round(time.perf_counter() - started, 3)
+    except VectorError as exc:
+        report.errors.append(str(exc))
+    return report
+
+
+class _LazyEncoder:
+    """Loads the model on first use, so a run where nothing changed never pays for loading weights."""
+
+    def __init__(self, load):
+        self._load, self._enc = load, None
+
+    def __getattr__(self, name: str):
+        if self._enc is None:
+            self._enc = self._load()
+        return getattr(self._enc, name)
+
+
+@dataclass
+class _State:
+    papers: list[str]
+    fingerprints: dict[str, dict[str, str]]
+    known: dict[str, tuple[str, int]]
+    done: dict[str, dict[str, ledger.PaperRow]]
+    bm25: dict[str, tuple[int, int]]
+
+
+def _fingerprint(coll: Collection, settings, state: _State, pdf_id: str) -> str:
+    fp = state.fingerprints[coll.modality].get(pdf_id, EMPTY)
+    return f"{fp}@{settings.vectors.image_dpi}dpi" if coll.modality == "image" and fp != EMPTY else fp
+
+
+def _encode_collection(settings, store: Store, client, coll: Collection, enc, rep: CollectionReport, state: _State,
+                       paper_ids: list[str] | None, force: bool) -> None:
+    dim = lambda: getattr(enc, "dim", None)  # noqa: E731  (asking loads the model: only when creating)
+    done = state.done[coll.name]
+    if coll.name not in milvus.existing(client):
+        milvus.create_collection(client, coll, dim())
+        with store.writing() as con:  # a new (or lost) collection: nothing in the ledger is true for it any more
+            ledger.forget_collection(con, coll.name, bm25=coll.is_sparse)
+            ledger.set_collection(con, coll.name, rep.model, dim())
+        done = {}
+        if coll.is_sparse:
+            state.bm25 = {}
+    else:
+        recorded = state.known.get(coll.name)
+        if recorded and recorded[0] != rep.model:
+            rep.status = "error"
+            rep.message = (f"built with {recorded[0]!r} but configured model is {rep.model!r}; "
+                           f"run `paperbase rebuild --collection {coll.name}`")
+            return
+        if not recorded:
+            with store.writing() as con:
+                ledger.set_collection(con, coll.name, rep.model, dim())
+    milvus.load(client, coll.name)
+
+    present = set(state.papers)
+    wanted = [p for p in (paper_ids if paper_ids is not None else state.papers) if p in present]
+    scope = set(paper_ids) if paper_ids is not None else None
+    orphans = [p for p in done if p not in present and (scope is None or p in scope)]
+    stale = [p for p in wanted if force or p not in done or done[p].fingerprint != _fingerprint(coll, settings, state, p)]
+
+    if orphans:
+        with store.writing() as con:
+            ledger.invalidate(con, coll.name, orphans)
+            if coll.is_sparse:
+                ledger.set_bm25_stats(con, {p: (0, 0, Counter()) for p in orphans})
+        client.delete(coll.name, filter=milvus.in_filter("pdf_id", orphans))
+        client.flush(coll.name)
+        rep.papers_removed = len(orphans)
+
+    avgdl, new_stats = None, {}
+    if coll.is_sparse:
+        avgdl, new_stats = _bm25_plan(store, settings, state, stale, orphans, rep)
+        tol = settings.vectors.bm25_avgdl_tolerance
+        drifted = [p for p in wanted if p not in stale and done[p].avgdl and abs(done[p].avgdl - avgdl) / avgdl > tol]
+        stale += drifted
+        if drifted:
+            log.info("%s: corpus mean length moved to %.1f; re-encoding %d paper(s)", coll.name, avgdl, len(drifted))
+
+    if not stale:
+        rep.status = "unchanged" if not orphans else "ok"
+        return
+    step = max(1, settings.vectors.papers_per_batch)
+    for i in range(0, len(stale), step):
+        batch = stale[i : i + step]
+        with store.reading() as con:
+            batch_cells = cells.load(con, coll.modality, batch)
+        rows = _vectors(settings, coll, enc, batch_cells, avgdl, rep)
+        _replace(store, client, coll, batch, rows)
+        _maybe_crash()
+        records = {p: ledger.PaperRow(_fingerprint(coll, settings, state, p), sum(1 for r in rows if r["pdf_id"] == p), avgdl)
+                   for p in batch}
+        with store.writing() as con:
+            ledger.record(con, coll.name, records)
+            if coll.is_sparse:
+                ledger.set_bm25_stats(con, {p: new_stats[p] for p in batch if p in new_stats})
+        rep.papers_encoded += len(batch)
+        rep.vectors_inserted += len(rows)
+        log.info("%s: %d/%d paper(s) encoded", coll.name, min(i + step, len(stale)), len(stale))
+    rep.model_seconds = round(rep.model_seconds, 3)
+    if rep.errors:
+        rep.status = "partial"
+
+
+def _bm25_plan(store: Store, settings, state: _State, stale: list[str], orphans: list[str], rep: CollectionReport):
+    """Statistics of the stale papers' new text, and the corpus mean length all of this run's vectors use."""
+    new_stats: dict[str, tuple[int, int, Counter[int]]] = {}
+    step = max(1, settings.vectors.papers_per_batch)
+    for i in range(0, len(stale), step):
+        with store.reading() as con:
+            batch_cells = cells.load(con, "text", stale[i : i + step])
+        t0 = time.perf_counter()
+        by_paper: dict[str, list[Counter[int]]] = {}
+        for c in batch_cells:
+            by_paper.setdefault(c.pdf_id, []).append(bm25.term_counts(c.text or ""))
+        rep.model_seconds += time.perf_counter() - t0
+        for p in stale[i : i + step]:
+            new_stats[p] = bm25.corpus_stats(by_paper.get(p, []))
+    kept = {p: s for p, s in state.bm25.items() if p not in new_stats and p not in orphans}
+    n = sum(s[0] for s in kept.values()) + sum(s[0] for s in new_stats.values())
+    total = sum(s[1] for s in kept.values()) + sum(s[1] for s in new_stats.values())
+    return (total / n if n else 1.0), new_stats
+
+
+def _vectors(settings, coll: Collection, enc, batch_cells: list[cells.Cell], avgdl: float | None,
+             rep: CollectionReport) -> list[dict]:
+    t0 = time.perf_counter()
+    good = batch_cells
+    if coll.embed_type == "bm25":
+        k1, b = settings.vectors.bm25_k1, settings.vectors.bm25_b
+        vecs = [bm25.doc_vector(bm25.term_counts(c.text or ""), avgdl or 1.0, k1, b) for c in batch_cells]
+    elif coll.modality == "image":
+        from pipeline.render import crop_png
+
+        pngs, good = [], []
+        for c in batch_cells:
+            try:
+                pngs.append(crop_png(c.pdf_path, c.page_number, c.bbox, settings.vectors.image_dpi))
+                good.append(c)
+            except Exception as exc:  # a missing PDF or a bad box loses one cell, not the batch; check shows it
+                rep.errors.append(f"{c.table}.{c.column} {c.primary_key}: {type(exc).__name__}: {exc}")
+        vecs = list(enc.encode_images(pngs)) if pngs else []
+    else:
+        vecs = list(enc.encode_texts([c.text or "" for c in batch_cells]))
+    rep.model_seconds += time.perf_counter() - t0
+    rows = []
+    for c, v in zip(good, vecs):
+        row = {"id": milvus.entity_id(coll.name, c.table, c.column, c.primary_key),
+               "vector": v if isinstance(v, dict) else v.tolist(), "pdf_id": c.pdf_id,
+               "page_number": max(-1, min(c.page_number, 32767)), "table_name": c.table, "column_name": c.column,
+               "primary_key": c.primary_key}
+        if coll.modality == "image":
+            row["bbox"] = list(c.bbox)  # type: ignore[arg-type]
+        rows.append(row)
+    return rows
+
+
+def _replace(store: Store, client, coll: Collection, batch: list[str], rows: list[dict]) -> None:
+    """Forget, delete, insert, flush: after this the batch's vectors are exactly `rows`."""
+    with store.writing() as con:
+        ledger.invalidate(con, coll.name, batch)
+    client.delete(coll.name, filter=milvus.in_filter("pdf_id", batch))
+    for i in range(0, len(rows), _INSERT_ROWS):
+        client.insert(coll.name, rows[i : i + _INSERT_ROWS])
+    client.flush(coll.name)
+
+
+_batches_done = 0
+
+
+def _maybe_crash() -> None:
+    global _batches_done
+    _batches_done += 1
+    limit = os.environ.get(CRASH_ENV)
+    if limit and _batches_done >= int(limit):
+        os.kill(os.getpid(), signal.SIGKILL)  # the worst moment: vectors written, ledger not yet
+
+
+def rebuild(settings, collection: str | None = None) -> EncodeReport:
+    """Drop and re-encode one collection (or every enabled one) from DuckDB, e.g. after a model change. A collection
+    whose model is unavailable is left untouched."""
+    report = EncodeReport()
+    try:
+        targets = target_collections(settings, [collection] if collection else None)
+    except UnknownCollection as exc:
+        report.errors.append(str(exc))
+        return report
+    store = Store(settings.duckdb_path)
+    if not store.exists():
+        report.errors.append(f"no database at {settings.duckdb_path}; run `paperbase ingest DIR` first")
+        return report
+    ready = []
+    for coll in targets:
+        ok, why = availability(coll, model_label(coll, settings), settings.vectors.download)
+        if ok:
+            ready.append(coll.name)
+        else:
+            report.collections.append(CollectionReport(coll.name, "skipped", model_label(coll, settings), message=why))
+    if not ready:
+        return report
+    with milvus.connect(settings) as client:
+        for name in ready:
+            if name in milvus.existing(client):
+                client.drop_collection(name)
+    with store.writing() as con:
+        ledger.ensure(con)
+        for name in ready:
+            ledger.forget_collection(con, name, bm25=collection_is_sparse(name))
+    sub = encode_papers(settings, None, collections=ready, force=True)
+    report.collections += sub.collections
+    report.errors += sub.errors
+    return report
+
+
+def collection_is_sparse(name: str) -> bool:
+    return collection(name).is_sparse

@@ -1,0 +1,105 @@
+"""Bookkeeping in DuckDB's `ledger` schema: what was encoded with which model, and BM25 corpus statistics.
+
+A row in ledger.vector_papers is written only after that paper's vectors were inserted and flushed, and is deleted
+before they are touched, so a row present means "Milvus holds exactly these cells"; a missing or different
+fingerprint means "delete by pdf_id and encode again".
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import duckdb
+
+DDL = [
+    "CREATE SCHEMA IF NOT EXISTS ledger",
+    """CREATE TABLE IF NOT EXISTS ledger.vector_collections (
+        collection VARCHAR PRIMARY KEY, model VARCHAR, dim INTEGER, created_at TIMESTAMP DEFAULT current_timestamp)""",
+    """CREATE TABLE IF NOT EXISTS ledger.vector_papers (
+        collection VARCHAR, pdf_id VARCHAR, fingerprint VARCHAR, n_vectors INTEGER, avgdl DOUBLE,
+        encoded_at TIMESTAMP DEFAULT current_timestamp, PRIMARY KEY (collection, pdf_id))""",
+    "CREATE TABLE IF NOT EXISTS ledger.bm25_papers (pdf_id VARCHAR PRIMARY KEY, n_docs INTEGER, total_len BIGINT)",
+    "CREATE TABLE IF NOT EXISTS ledger.bm25_terms (pdf_id VARCHAR, term UBIGINT, df INTEGER)",
+]
+
+
+@dataclass
+class PaperRow:
+    fingerprint: str
+    n_vectors: int
+    avgdl: float | None
+
+
+def ensure(con: duckdb.DuckDBPyConnection) -> None:
+    for sql in DDL:
+        con.execute(sql)
+
+
+def _safe(con, sql: str, params: list | None = None) -> list[tuple]:
+    try:
+        return con.execute(sql, params or []).fetchall()
+    except duckdb.CatalogException:  # ledger tables not created yet
+        return []
+
+
+def collections(con) -> dict[str, tuple[str, int]]:
+    return {c: (m, d) for c, m, d in _safe(con, "SELECT collection, model, dim FROM ledger.vector_collections")}
+
+
+def papers(con, collection: str) -> dict[str, PaperRow]:
+    rows = _safe(con, "SELECT pdf_id, fingerprint, n_vectors, avgdl FROM ledger.vector_papers WHERE collection = ?", [collection])
+    return {p: PaperRow(f, n, a) for p, f, n, a in rows}
+
+
+def bm25_papers(con) -> dict[str, tuple[int, int]]:
+    return {p: (n, t) for p, n, t in _safe(con, "SELECT pdf_id, n_docs, total_len FROM ledger.bm25_papers")}
+
+
+def bm25_df(con, terms: list[int]) -> tuple[dict[int, int], int]:
+    """(document frequency per term over the encoded corpus, number of documents)."""
+    df = dict(_safe(con, "SELECT term, sum(df)::BIGINT FROM ledger.bm25_terms WHERE term IN (SELECT unnest(?)) GROUP BY term", [terms]))
+    n = _safe(con, "SELECT coalesce(sum(n_docs), 0)::BIGINT FROM ledger.bm25_papers")
+    return {int(k): int(v) for k, v in df.items()}, int(n[0][0]) if n else 0
+
+
+def set_collection(con, collection: str, model: str, dim: int | None) -> None:
+    con.execute("DELETE FROM ledger.vector_collections WHERE collection = ?", [collection])
+    con.execute("INSERT INTO ledger.vector_collections (collection, model, dim) VALUES (?, ?, ?)", [collection, model, dim])
+
+
+def forget_collection(con, collection: str, *, bm25: bool) -> None:
+    con.execute("DELETE FROM ledger.vector_collections WHERE collection = ?", [collection])
+    con.execute("DELETE FROM ledger.vector_papers WHERE collection = ?", [collection])
+    if bm25:
+        con.execute("DELETE FROM ledger.bm25_papers")
+        con.execute("DELETE FROM ledger.bm25_terms")
+
+
+def invalidate(con, collection: str, pdf_ids: list[str]) -> None:
+    con.execute("DELETE FROM ledger.vector_papers WHERE collection = ? AND pdf_id IN (SELECT unnest(?))", [collection, pdf_ids])
+
+
+def record(con, collection: str, rows: dict[str, PaperRow]) -> None:
+    if rows:
+        con.executemany("INSERT INTO ledger.vector_papers (collection, pdf_id, fingerprint, n_vectors, avgdl) VALUES (?, ?, ?, ?, ?)",
+                        [[collection, p, r.fingerprint, r.n_vectors, r.avgdl] for p, r in rows.items()])
+
+
+def set_bm25_stats(con, stats: dict[str, tuple[int, int, Counter[int]]]) -> None:
+    """Replace the BM25 statistics of these papers: pdf_id -> (n_docs, total_len, df)."""
+    ids = list(stats)
+    if not ids:
+        return
+    con.execute("DELETE FROM ledger.bm25_papers WHERE pdf_id IN (SELECT unnest(?))", [ids])
+    con.execute("DELETE FROM ledger.bm25_terms WHERE pdf_id IN (SELECT unnest(?))", [ids])
+    rows = [[p, n, t] for p, (n, t, _) in stats.items() if n]
+    if rows:
+        con.executemany("INSERT INTO ledger.bm25_papers VALUES (?, ?, ?)", rows)
+    terms = [(p, int(term), int(df)) for p, (_, _, dfs) in stats.items() for term, df in dfs.items()]
+    if terms:
+        import pandas as pd  # duckdb bulk-loads a DataFrame far faster than executemany
+
+        frame = pd.DataFrame(terms, columns=["pdf_id", "term", "df"])
+        con.register("_bm25_terms_new", frame)
+        con.execute("INSERT INTO ledger.bm25_terms SELECT pdf_id, term::UBIGINT, df::INTEGER FROM _bm25_terms_new")
+        con.unregister("_bm25_terms_new")

@@ -1,0 +1,165 @@
+"""Milvus access: Milvus Lite under the data dir by default, a server when a URI is configured; same code path.
+
+Only features a Milvus server accepts are used: explicit INT64 ids, filter deletes, flush, FLAT / SPARSE_INVERTED_INDEX
+/ INVERTED indexes.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from hashlib import blake2b
+from pathlib import Path
+
+from pipeline.index.errors import StoreLocked
+from schemas.vectorstore import Collection
+
+# pymilvus pings every 10 s; Milvus Lite's server answers "too_many_pings" and gRPC's C core logs each GOAWAY as
+# an error although the client just backs off. Real failures still surface as Python exceptions.
+os.environ.setdefault("GRPC_VERBOSITY", "NONE")
+
+_DTYPES = {"INT64", "INT16", "VARCHAR", "FLOAT_VECTOR", "SPARSE_FLOAT_VECTOR", "ARRAY"}
+META_FIELDS = ["pdf_id", "page_number", "table_name", "column_name", "primary_key"]
+
+
+def lite_path(settings) -> Path:
+    return settings.data_dir / settings.vectors.lite_dirname
+
+
+def uri_for(settings) -> str:
+    return settings.vectors.milvus_uri or str(lite_path(settings))
+
+
+def _lite_is_locked(path: Path) -> bool:
+    lock = path / "LOCK"
+    if not lock.exists():
+        return False
+    fd = os.open(lock, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def connect(settings) -> Iterator:
+    """A MilvusClient, closed on exit (which releases a Milvus Lite store for other processes)."""
+    from pymilvus import MilvusClient
+
+    uri = uri_for(settings)
+    if not settings.vectors.milvus_uri:
+        path = lite_path(settings)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        deadline = time.monotonic() + settings.vectors.lock_timeout
+        while _lite_is_locked(path):  # Milvus Lite is one process per store: wait, then say so plainly
+            if time.monotonic() > deadline:
+                raise StoreLocked(f"Milvus Lite store {path} is held by another process; "
+                                  "wait for it, or run `milvus-lite server` and pass --milvus-uri")
+            time.sleep(0.5)
+    client = MilvusClient(uri=uri)
+    try:
+        yield client
+    finally:
+        client.close()
+        if not settings.vectors.milvus_uri:
+            _release_lite(uri)
+
+
+def _release_lite(path: str) -> None:
+    # pymilvus keeps the in-process Lite server (and its LOCK) until exit; stop it so other processes can open it.
+    try:
+        from milvus_lite.server_manager import server_manager_instance
+
+        server_manager_instance.release_server(path)
+    except Exception:  # pragma: no cover - older milvus-lite without the manager
+        pass
+
+
+def entity_id(collection: str, table: str, column: str, primary_key: str) -> int:
+    """Deterministic positive INT64 id for a cell in a collection (same cell, same id, on every run)."""
+    key = "\x1f".join((collection, table, column, primary_key)).encode("utf-8")
+    return int.from_bytes(blake2b(key, digest_size=8).digest(), "big") & (2**63 - 1)
+
+
+def create_collection(client, coll: Collection, dim: int | None) -> None:
+    """Create `coll` from its schema data; `dim` is the loaded model's (may differ from the documented default)."""
+    from pymilvus import DataType, MilvusClient
+
+    schema = MilvusClient.create_schema(auto_id=False, enable_dynamic_field=False, description=coll.description[:255])
+    for f in coll.fields:
+        if f.dtype not in _DTYPES:
+            raise ValueError(f"unsupported dtype {f.dtype} in {coll.name}.{f.name}")
+        kw: dict = {}
+        if f.is_primary:
+            kw["is_primary"] = True
+        if f.dtype == "VARCHAR":
+            kw["max_length"] = int(f.raw.get("max_length", 512))
+        if f.dtype == "FLOAT_VECTOR":
+            kw["dim"] = int(dim or f.raw["dim"])
+        if f.dtype == "ARRAY":
+            kw["element_type"] = getattr(DataType, f.raw["etype"])
+            kw["max_capacity"] = int(f.raw.get("max_capacity", 4))
+        schema.add_field(f.name, getattr(DataType, f.dtype), **kw)
+    index = client.prepare_index_params()
+    for i in coll.indexes:
+        kw = {"index_type": i.index_type}
+        if i.metric_type:
+            kw["metric_type"] = i.metric_type
+        if i.params:
+            kw["params"] = dict(i.params)
+        index.add_index(field_name=i.field_name, **kw)
+    # Indexes are created without waiting: pymilvus' synchronous wait asks for a server timestamp that Milvus Lite
+    # does not implement (an error log and a 3 s retry per index); load_collection waits for them anyway.
+    client.create_collection(coll.name, schema=schema)
+    client.create_index(coll.name, index, sync=False)
+    client.load_collection(coll.name)
+
+
+def collection_dim(client, name: str) -> int | None:
+    for f in client.describe_collection(name)["fields"]:
+        if f["name"] == "vector":
+            return (f.get("params") or {}).get("dim")
+    return None
+
+
+def quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def in_filter(field: str, values: list[str]) -> str:
+    return f"{field} in [{', '.join(quote(v) for v in values)}]"
+
+
+def count(client, name: str, expr: str = "") -> int:
+    res = client.query(name, filter=expr, output_fields=["count(*)"], consistency_level="Strong")
+    return int(res[0]["count(*)"]) if res else 0
+
+
+MAX_QUERY = 16384  # Milvus caps offset + limit of one query
+
+
+def entities(client, name: str, pdf_id: str, fields: list[str] | None = None) -> list[dict]:
+    """The entities of one paper (a paper stays far below MAX_QUERY cells; more raises rather than undercounts)."""
+    # Strong: on a Milvus server, a check right after encode must see the rows just inserted
+    rows = client.query(name, filter=f"pdf_id == {quote(pdf_id)}", output_fields=["id", *(fields or META_FIELDS)],
+                        limit=MAX_QUERY, consistency_level="Strong")
+    if len(rows) >= MAX_QUERY:
+        raise RuntimeError(f"{name}: paper {pdf_id} has {MAX_QUERY}+ entities; check cannot page further")
+    return list(rows)
+
+
+def existing(client) -> set[str]:
+    return set(client.list_collections())
+
+
+def load(client, name: str) -> None:
+    """Collections come back released after a restart; search and query need them loaded."""
+    state = client.get_load_state(name)
+    if "Loaded" not in str(state.get("state", state)):
+        client.load_collection(name)

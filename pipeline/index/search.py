@@ -1,0 +1,93 @@
+"""Similarity search for the agent runtime: a query, a collection and an optional filter -> scored hits with the
+DuckDB text joined back (or the bbox, for image hits)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.encode import bm25, load_encoder
+from pipeline.index import cells, ledger, milvus
+from pipeline.index.encode import model_label
+from pipeline.index.errors import UnknownCollection
+from pipeline.store import Store
+from schemas.vectorstore import collection as schema_collection
+
+
+@dataclass
+class Hit:
+    score: float
+    pdf_id: str
+    page_number: int
+    table_name: str
+    column_name: str
+    primary_key: str
+    text: str | None = None
+    bbox: list[int] | None = None
+
+
+def build_filter(table_name: str | None, column_name: str | None, expr: str | None) -> str:
+    parts = []
+    if table_name:
+        parts.append(f"table_name == {milvus.quote(table_name)}")
+    if column_name:
+        parts.append(f"column_name == {milvus.quote(column_name)}")
+    if expr and expr.strip():
+        parts.append(f"({expr})")
+    return " and ".join(parts)
+
+
+def search(settings, query: str, collection: str, table_name: str | None = None, column_name: str | None = None,
+           filter: str | None = None, limit: int = 5, *, client=None) -> list[Hit]:  # noqa: A002 (the agent's word)
+    """Top `limit` hits. Raises UnknownCollection / ModelUnavailable / pymilvus errors (a bad filter) to the caller.
+    Pass an open `client` (from `pipeline.index.milvus.connect`) to reuse one connection across searches."""
+    try:
+        coll = schema_collection(collection)
+    except KeyError as exc:
+        raise UnknownCollection(str(exc)) from None
+    store = Store(settings.duckdb_path)
+    if coll.embed_type == "bm25":
+        terms = list(bm25.term_counts(query))
+        with store.reading() as con:
+            df, n_docs = ledger.bm25_df(con, terms)
+        vector = bm25.query_vector(query, df, n_docs)
+        if not vector:
+            return []  # no query term occurs in the corpus
+        params = {"metric_type": coll.metric}
+    else:
+        enc = load_encoder(coll, model_label(coll, settings), download=settings.vectors.download, device=settings.vectors.device)
+        vector = enc.encode_query(query).tolist()
+        params = {"metric_type": coll.metric}
+    fields = milvus.META_FIELDS + (["bbox"] if coll.modality == "image" else [])
+    expr = build_filter(table_name, column_name, filter)
+    if client is None:
+        with milvus.connect(settings) as own:
+            raw = _run(own, coll.name, vector, expr, limit, fields, params)
+    else:
+        raw = _run(client, coll.name, vector, expr, limit, fields, params)
+    hits = [Hit(float(r["distance"]), *(r["entity"][f] for f in milvus.META_FIELDS), bbox=r["entity"].get("bbox"))
+            for r in raw]
+    _join_text(store, hits)
+    return hits
+
+
+def _run(client, name: str, vector, expr: str, limit: int, fields: list[str], params: dict) -> list[dict]:
+    if name not in milvus.existing(client):
+        raise UnknownCollection(f"collection {name} does not exist yet; run `paperbase encode`")
+    milvus.load(client, name)
+    res = client.search(name, data=[vector], anns_field="vector", limit=limit, filter=expr, output_fields=fields,
+                        search_params=params)
+    return list(res[0]) if res else []
+
+
+def _join_text(store: Store, hits: list[Hit]) -> None:
+    groups: dict[tuple[str, str], list[Hit]] = {}
+    for h in hits:
+        if h.bbox is None:
+            groups.setdefault((h.table_name, h.column_name), []).append(h)
+    if not groups:
+        return
+    with store.reading() as con:
+        for (table, column), group in groups.items():
+            values = cells.texts_for(con, table, column, [h.primary_key for h in group])
+            for h in group:
+                v = values.get(h.primary_key)
+                h.text = None if v is None else str(v)

@@ -1,0 +1,60 @@
+"""Text clean-up shared by the views: ligatures, detached accents, and joining wrapped lines with
+dictionary-checked de-hyphenation (the bundled MiniLM vocabulary is the offline dictionary)."""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
+# LaTeX-made PDFs often draw an accent as a separate spacing glyph before its letter ("M¨uller", "O˘guz").
+_SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "˘": "\u0306", "ˇ": "\u030c",
+                    "˚": "\u030a", "¯": "\u0304", "˙": "\u0307"}
+
+
+def clean_text(s: str) -> str:
+    s = s.replace("\ufffd", "")  # glyphs with no Unicode mapping (icons)
+    for a, b in _LIGATURES.items():
+        s = s.replace(a, b)
+    s = re.sub("([" + "".join(_SPACING_ACCENTS) + "])([A-Za-z])", lambda m: m[2] + _SPACING_ACCENTS[m[1]], s)
+    s = re.sub(r"([A-Za-z])¸", "\\1\u0327", s)  # the cedilla follows its letter ("Franc¸ois")
+    return unicodedata.normalize("NFC", re.sub(r"\s+", " ", s)).strip()
+
+
+_VOCAB: set[str] | None = None
+
+
+def _vocab() -> set[str]:
+    """Whole words of the bundled MiniLM WordPiece vocabulary: a small offline dictionary for dehyphenation."""
+    global _VOCAB
+    if _VOCAB is None:
+        try:
+            from pipeline.parse.pymupdf.text import _tokenizer
+
+            _VOCAB = {w for w in _tokenizer("all-MiniLM-L6-v2").get_vocab() if w.isalpha()}
+        except Exception:  # tokenizer unavailable: keep every hyphen
+            _VOCAB = set()
+    return _VOCAB
+
+
+def join_lines(lines: list[str]) -> str:
+    """Join wrapped lines with spaces; a word hyphenated across a line break is rejoined when the joined
+    word is a dictionary word, or when its halves are not both words ("sig-nificant", but "long-term")."""
+    out = ""
+    for text in (t.strip() for t in lines):
+        if not text:
+            continue
+        m = re.search(r"([A-Za-z]+)-$", out)
+        n = re.match(r"([a-z]+)", text)
+        if m and n:
+            left, right = m[1].lower(), n[1]
+            vocab = _vocab()
+            if vocab and (left + right in vocab or not (left in vocab and right in vocab)):
+                out = out[:-1] + text
+                continue
+            out += text
+            continue
+        if m and text[:1].isupper():  # "PaSa-" + "GPT-4o": a real hyphen, no space
+            out += text
+            continue
+        out = f"{out} {text}" if out else text
+    return clean_text(out)

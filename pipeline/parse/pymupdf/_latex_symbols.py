@@ -1,0 +1,157 @@
+"""Glyph -> LaTeX tables for the offline equation reconstruction (Unicode math symbols and TeX math fonts)."""
+from __future__ import annotations
+
+import re
+
+GREEK = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ϵ": "epsilon", "ε": "varepsilon", "ζ": "zeta",
+    "η": "eta", "θ": "theta", "ϑ": "vartheta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "µ": "mu",
+    "ν": "nu", "ξ": "xi", "π": "pi", "ϖ": "varpi", "ρ": "rho", "ϱ": "varrho", "σ": "sigma", "ς": "varsigma",
+    "τ": "tau", "υ": "upsilon", "ϕ": "phi", "φ": "varphi", "χ": "chi", "ψ": "psi", "ω": "omega",
+    "Γ": "Gamma", "Δ": "Delta", "Θ": "Theta", "Λ": "Lambda", "Ξ": "Xi", "Π": "Pi", "Σ": "Sigma",
+    "Υ": "Upsilon", "Φ": "Phi", "Ψ": "Psi", "Ω": "Omega",
+}
+
+SYMBOLS = {
+    "∑": r"\sum", "∏": r"\prod", "∫": r"\int", "∮": r"\oint", "⋃": r"\bigcup", "⋂": r"\bigcap",
+    "∈": r"\in", "∉": r"\notin", "∋": r"\ni", "⊂": r"\subset", "⊆": r"\subseteq", "⊃": r"\supset",
+    "⊇": r"\supseteq", "∪": r"\cup", "∩": r"\cap", "∅": r"\emptyset", "∀": r"\forall", "∃": r"\exists",
+    "≤": r"\leq", "≥": r"\geq", "≠": r"\neq", "≈": r"\approx", "≃": r"\simeq", "≅": r"\cong", "≡": r"\equiv",
+    "∼": r"\sim", "∝": r"\propto", "≪": r"\ll", "≫": r"\gg", "≺": r"\prec", "≻": r"\succ",
+    "±": r"\pm", "∓": r"\mp", "×": r"\times", "÷": r"\div", "·": r"\cdot", "⋅": r"\cdot", "∗": "*", "∘": r"\circ",
+    "◦": r"\circ", "⊙": r"\odot", "⊗": r"\otimes", "⊕": r"\oplus", "•": r"\bullet", "†": r"\dagger",
+    "−": "-", "–": "-", "∞": r"\infty", "∂": r"\partial", "∇": r"\nabla", "√": r"\sqrt", "′": "'", "″": "''",
+    "→": r"\rightarrow", "←": r"\leftarrow", "↔": r"\leftrightarrow", "⇒": r"\Rightarrow", "⇐": r"\Leftarrow",
+    "⇔": r"\Leftrightarrow", "↦": r"\mapsto", "↑": r"\uparrow", "↓": r"\downarrow",
+    "⟨": r"\langle", "⟩": r"\rangle", "⌈": r"\lceil", "⌉": r"\rceil", "⌊": r"\lfloor", "⌋": r"\rfloor",
+    "∥": r"\|", "‖": r"\|", "∧": r"\wedge", "∨": r"\vee", "¬": r"\neg", "ℓ": r"\ell", "ℝ": r"\mathbb{R}",
+    "ℕ": r"\mathbb{N}", "ℤ": r"\mathbb{Z}", "𝔼": r"\mathbb{E}", "…": r"\ldots", "⋯": r"\cdots", "⋮": r"\vdots",
+    "⋱": r"\ddots", "⊤": r"\top", "⊥": r"\perp", "∖": r"\setminus", "{": r"\{", "}": r"\}", "#": r"\#",
+    "%": r"\%", "&": r"\&", "_": r"\_", "\u0338": r"\not", "̸": r"\not", "ˆ": r"\hat{}", "˜": r"\tilde{}",
+}
+# Private-use code points MuPDF gives for CMEX extensible pieces of big delimiters.
+for _cp, _s in {0xF8EB: "(", 0xF8EC: "", 0xF8ED: "", 0xF8F6: ")", 0xF8F7: "", 0xF8F8: "", 0xF8EE: "[",
+                0xF8EF: "", 0xF8F0: "", 0xF8F9: "]", 0xF8FA: "", 0xF8FB: "", 0xF8F1: r"\{", 0xF8F2: "",
+                0xF8F3: "", 0xF8F4: "", 0xF8FC: r"\}", 0xF8FD: "", 0xF8FE: ""}.items():
+    SYMBOLS[chr(_cp)] = _s
+
+# CMEX10 character codes (TeX's math extension font), as MuPDF reports them when the PDF has no Unicode for
+# them: code -> (latex, kind) with kind "op" (big operator), "delim" (sized delimiter), "rad" (radical sign)
+# or "" (a middle/extension piece of a tall delimiter, dropped).
+def _cmex() -> dict[int, tuple[str, str]]:
+    table: dict[int, tuple[str, str]] = {}
+    sized = ["(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\{", r"\}", r"\langle", r"\rangle",
+             "|", r"\|", "/", r"\backslash"]
+    for i, d in enumerate(sized):
+        table[i] = (d, "delim")
+    for i, d in enumerate(["(", ")", "(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\{", r"\}",
+                           r"\langle", r"\rangle", "/", r"\backslash", "(", ")", "[", "]", r"\lfloor", r"\rfloor",
+                           r"\lceil", r"\rceil", r"\{", r"\}", r"\langle", r"\rangle", "/", r"\backslash", "/", r"\backslash"]):
+        table[0x10 + i] = (d, "delim")
+    for code, d in {0x30: "(", 0x31: ")", 0x32: "[", 0x33: "]", 0x38: r"\{", 0x39: r"\}", 0x44: r"\langle",
+                    0x45: r"\rangle", 0x68: "[", 0x69: "]", 0x6A: r"\lfloor", 0x6B: r"\rfloor", 0x6C: r"\lceil",
+                    0x6D: r"\rceil", 0x6E: r"\{", 0x6F: r"\}"}.items():
+        table[code] = (d, "delim")
+    for code in (0x34, 0x35, 0x36, 0x37, 0x3A, 0x3B, 0x3C, 0x3D, 0x3E, 0x3F, 0x40, 0x41, 0x42, 0x43, 0x74, 0x75, 0x76, 0x77):
+        table[code] = ("", "")
+    ops = [r"\bigsqcup", r"\oint", r"\bigodot", r"\bigoplus", r"\bigotimes"]
+    for i, op in enumerate(ops):
+        table[0x46 + 2 * i] = table[0x47 + 2 * i] = (op, "op")
+    for i, op in enumerate([r"\sum", r"\prod", r"\int", r"\bigcup", r"\bigcap", r"\biguplus", r"\bigwedge", r"\bigvee"]):
+        table[0x50 + i] = table[0x58 + i] = (op, "op")
+    table[0x60] = table[0x61] = (r"\coprod", "op")
+    for code in range(0x62, 0x68):
+        table[code] = ("", "")  # wide hats / tildes: the accent is lost
+    for code in range(0x70, 0x74):
+        table[code] = ("√", "rad")
+    return table
+
+
+CMEX = _cmex()
+
+FUNCTIONS = {"log", "exp", "sin", "cos", "tan", "tanh", "max", "min", "arg", "lim", "sup", "inf", "det",
+             "ln", "Pr", "dim", "ker", "deg", "gcd", "sgn"}
+
+MATH_FONT = re.compile(r"^(CM(MI|SY|EX|R|BX|MIB|BSY|SS|TI)\d|MSBM|MSAM|EUFM|EUSM|RSFS|LMMath|LMRoman|CambriaMath|"
+                       r"STIX|rtx|txsy|txmi|txex|Symbol|MTSY|MTMI)", re.I)
+MATH_CHARS = set(GREEK) | {c for c in SYMBOLS if len(c) == 1 and c not in "{}#%&_…•†–"} | set("=+<>")
+
+
+def base_font(font: str) -> str:
+    return font.split("+")[-1]
+
+
+def is_math_font(font: str) -> bool:
+    return bool(MATH_FONT.match(base_font(font)))
+
+
+def _alnum_math(ch: str) -> str | None:
+    """Mathematical Alphanumeric Symbols (U+1D400..) -> ASCII letter/digit, e.g. from Cambria Math."""
+    cp = ord(ch)
+    if 0x1D400 <= cp <= 0x1D6A3:
+        return chr(ord("A") + (cp - 0x1D400) % 52) if (cp - 0x1D400) % 52 < 26 else chr(ord("a") + (cp - 0x1D400) % 52 - 26)
+    if 0x1D7CE <= cp <= 0x1D7FF:
+        return chr(ord("0") + (cp - 0x1D7CE) % 10)
+    return None
+
+
+def span_latex(text: str, font: str) -> str:
+    """LaTeX for one run of glyphs in one font (no layout: scripts and fractions are handled by the caller)."""
+    name = base_font(font).upper()
+    out: list[str] = []
+    word = ""
+
+    def flush() -> None:
+        nonlocal word
+        if not word:
+            return
+        if name.startswith("CMR") or name.startswith("CMBX") or not is_math_font(font):
+            if word in FUNCTIONS:
+                out.append("\\" + word + " ")
+            elif len(word) > 1:
+                out.append(r"\mathrm{" + word + "}")
+            else:
+                out.append(word)
+        else:
+            out.append(word)
+        word = ""
+
+    for ch in text:
+        if ch.isascii() and ch.isalpha():
+            if name.startswith("CMSY") and ch.isupper():
+                flush(); out.append(r"\mathcal{" + ch + "}")  # noqa: E702
+            elif name.startswith("MSBM") and ch.isupper():
+                flush(); out.append(r"\mathbb{" + ch + "}")  # noqa: E702
+            elif name.startswith(("CMBX", "CMMIB")):
+                flush(); out.append(r"\mathbf{" + ch + "}")  # noqa: E702
+            else:
+                word += ch
+            continue
+        flush()
+        if ch in GREEK:
+            out.append("\\" + GREEK[ch] + " ")
+        elif ch in SYMBOLS:
+            s = SYMBOLS[ch]
+            out.append(s + (" " if s[:1] == "\\" and s[-1:].isalpha() else ""))
+        elif (a := _alnum_math(ch)) is not None:
+            out.append(a)
+        elif ch == "\ufffd":
+            out.append(r"\sum ")  # an unmapped CMEX glyph; callers decide between big operator and delimiter
+        elif not ch.isspace():
+            out.append(ch)
+    flush()
+    return "".join(out)
+
+
+def math_share(spans: list) -> tuple[int, int]:
+    """(math characters, all non-space characters) of a list of spans."""
+    m = n = 0
+    for s in spans:
+        mf = is_math_font(s.font)
+        for ch in s.text:
+            if ch.isspace():
+                continue
+            n += 1
+            if mf or ch in MATH_CHARS or ord(ch) >= 0x1D400 or ch == "\ufffd":
+                m += 1
+    return m, n

@@ -1,0 +1,368 @@
+"""Per-page analysis shared by every view extractor: text lines with font info, in reading order.
+
+Computed once per page; extractors (text, sections, tables, figures, equations, references) read from it
+instead of calling PyMuPDF again. The ONNX layout model is run lazily (`PageAnalysis.layout`) so pages that
+do not need it never pay for it.
+
+Reading order is geometric and cheap (no model): a column gutter is found from where the text lines are,
+the page is cut into a header zone, a body zone and a footer zone, and body text is read column by column
+inside bands separated by blocks that span both columns. Rotated text in the page margins (the arXiv stamp)
+is set aside and read last so it never splits a column. Pieces of one visual row (a section number and its
+title, a run-in heading and its paragraph) are judged together; headings and in-column figures right above
+column text are read with their column; a page whose own gutter peaks come from a wide table or figure
+takes the document's gutter when its column text lines up with it.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import pymupdf
+
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 (PyMuPDF page space: top-left origin)
+
+
+@dataclass
+class Span:
+    text: str
+    bbox: Rect
+    size: float
+    font: str
+    flags: int
+
+    @property
+    def bold(self) -> bool:
+        return bool(self.flags & 16) or "bold" in self.font.lower()
+
+    @property
+    def superscript(self) -> bool:
+        return bool(self.flags & 1)
+
+
+@dataclass
+class Line:
+    bbox: Rect
+    spans: list[Span]
+    block: int  # index of the text block it came from
+    dir: tuple[float, float] = (1.0, 0.0)  # writing direction; (0, -1) is text rotated to read bottom-up
+
+    @property
+    def text(self) -> str:
+        return "".join(s.text for s in self.spans).strip()
+
+    @property
+    def horizontal(self) -> bool:
+        return abs(self.dir[0]) > 0.9
+
+    @property
+    def size(self) -> float:
+        """Dominant font size (by character count)."""
+        counts: Counter[float] = Counter()
+        for s in self.spans:
+            counts[round(s.size, 1)] += len(s.text.strip())
+        return counts.most_common(1)[0][0] if counts else 0.0
+
+    @property
+    def max_size(self) -> float:
+        """Largest font size of a visible span (small caps titles have a smaller dominant size)."""
+        return max((round(s.size, 1) for s in self.spans if s.text.strip()), default=0.0)
+
+    @property
+    def bold(self) -> bool:
+        chars = [(s.bold, len(s.text.strip())) for s in self.spans if s.text.strip()]
+        total = sum(n for _, n in chars)
+        return total > 0 and sum(n for b, n in chars if b) >= 0.6 * total
+
+
+@dataclass
+class Block:
+    bbox: Rect
+    lines: list[Line]
+    column: int = 0  # 0: spans the page / single column, 1: left, 2: right
+    margin: bool = False  # rotated text in the page margin (arXiv stamp), read after the page body
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines if line.text)
+
+
+@dataclass
+class PageAnalysis:
+    page: pymupdf.Page
+    number: int  # from 1
+    blocks: list[Block] = field(default_factory=list)  # text blocks in reading order
+    gutter: float | None = None  # x of the column split on two-column pages
+    _edges: tuple[float, float] | None = field(default=None, repr=False)  # column edges beside the gutter
+    _raw: list[Block] = field(default_factory=list, repr=False)  # text blocks as extracted, before ordering
+
+    @property
+    def width(self) -> float:
+        return self.page.rect.width
+
+    @property
+    def height(self) -> float:
+        return self.page.rect.height
+
+    @property
+    def lines(self) -> list[Line]:
+        return [line for block in self.blocks for line in block.lines]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(b.text for b in self.blocks if b.text)
+
+    @cached_property
+    def image_rects(self) -> list[Rect]:
+        """Bounding boxes of raster images drawn on the page."""
+        rects = []
+        for info in self.page.get_image_info():
+            x0, y0, x1, y1 = info["bbox"]
+            if x1 - x0 > 1 and y1 - y0 > 1:
+                rects.append((x0, y0, x1, y1))
+        return rects
+
+    @cached_property
+    def drawings(self) -> list[dict]:
+        return self.page.get_drawings()
+
+    @cached_property
+    def layout(self) -> list[tuple[Rect, str]]:
+        """Regions from PyMuPDF's bundled ONNX layout model: (rect, class) with classes such as
+        text, title, section-header, picture, caption, table, formula, list-item, footnote, page-header."""
+        import pymupdf.layout  # noqa: F401  (activates the model)
+
+        self.page.get_layout()
+        return [((r[0], r[1], r[2], r[3]), r[4]) for r in (self.page.layout_information or [])]
+
+
+# ---- reading order -------------------------------------------------------------------------------------
+
+MIN_COLUMN_LINES = 4  # full-length lines needed on each side before a page counts as two-column
+
+
+def _bbox(lines: list[Line]) -> Rect:
+    return (min(l.bbox[0] for l in lines), min(l.bbox[1] for l in lines),
+            max(l.bbox[2] for l in lines), max(l.bbox[3] for l in lines))
+
+
+def _clusters(values: list[float], tol: float = 1.5) -> list[list[float]]:
+    """Sorted values grouped into runs whose neighbours lie within `tol` points."""
+    runs: list[list[float]] = []
+    for v in sorted(values):
+        if runs and v - runs[-1][-1] <= tol:
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    return runs
+
+
+def find_gutter(lines: list[Line], width: float, hint: tuple[float, float] | None = None,
+                prefer_hint: bool = False) -> tuple[float, float, float] | None:
+    """(split x, left column's right edge, right column's left edge) of a two-column page, else None.
+
+    Justified column text makes many lines end at one x (left column) and start at one x (right column);
+    those two peaks, a few points apart in the middle of the page, are the gutter. Lines across the page,
+    centred titles, figure labels or side-by-side table cells do not form such peaks, so single-column pages
+    stay single-column even when a wide figure or table puts text on both sides of the middle."""
+    long = [l for l in lines if l.horizontal and l.bbox[2] - l.bbox[0] >= 0.2 * width]
+    # the right column starts at the leftmost x where several lines start (indented items start later) ...
+    starts = [c for c in _clusters([l.bbox[0] for l in long if 0.35 * width <= l.bbox[0] <= 0.65 * width])
+              if len(c) >= MIN_COLUMN_LINES]
+    start, n_right = (starts[0][0], len(starts[0])) if starts else (0.0, 0)
+    # ... and the left column ends at the rightmost x where several lines end (an indented abstract ends earlier)
+    ends = [c for c in _clusters([l.bbox[2] for l in long if start - 0.15 * width <= l.bbox[2] <= start - 3])
+            if len(c) >= 2]
+    edge, n_left = (ends[-1][-1], len(ends[-1])) if ends else (0.0, 0)
+    need, max_across = MIN_COLUMN_LINES, 0.4
+    if hint is not None and prefer_hint:
+        # the page found peaks of its own (a wide table or figure with a gap near the middle) while the
+        # document's gutter shows in column text on at least one side: the document's gutter wins
+        edge, start = hint
+        n_left = sum(1 for l in long if edge - 3 <= l.bbox[2] <= edge + 1.5)
+        n_right = sum(1 for l in long if abs(l.bbox[0] - start) <= 1.5)
+        if max(n_left, n_right) < MIN_COLUMN_LINES:
+            return None
+        n_left = n_right = need = 1
+        max_across = 0.5
+    elif hint is not None and min(n_left, n_right) < need:
+        # figure-heavy page of a two-column paper: a few lines at the document's gutter edges suffice
+        edge, start = hint
+        n_left = sum(1 for l in long if edge - 3 <= l.bbox[2] <= edge + 1.5)
+        n_right = sum(1 for l in long if abs(l.bbox[0] - start) <= 1.5)
+        need, max_across = 2, 0.5
+    if min(n_left, n_right) < need:
+        return None
+    split = (edge + start) / 2
+    # wrapped figures on a single-column page also make small peaks; column text must dominate the page
+    across = sum(1 for l in long if l.bbox[0] < split - 2 and l.bbox[2] > split + 2)
+    if across > max_across * len(long):
+        return None
+    return split, edge, start
+
+
+def _row_major(blocks: list[Block]) -> list[Block]:
+    """Top to bottom, and left to right among blocks that start on the same row (author grids, table rows)."""
+    rows: list[list[Block]] = []
+    for b in sorted(blocks, key=lambda b: (b.bbox[1], b.bbox[0])):
+        if rows and b.bbox[1] < rows[-1][0].bbox[1] + 3:
+            rows[-1].append(b)
+        else:
+            rows.append([b])
+    return [b for row in rows for b in sorted(row, key=lambda b: b.bbox[0])]
+
+
+def _rows(lines: list[Line]) -> list[list[Line]]:
+    """Lines of one block grouped into visual rows: pieces on one baseline (a run-in heading and the text
+    after it, a section number and its title) are one row."""
+    rows: list[list[Line]] = []
+    for l in sorted(lines, key=lambda l: (l.bbox[1], l.bbox[0])):
+        if rows:
+            last = rows[-1]
+            y0, y1 = max(x.bbox[1] for x in last), min(x.bbox[3] for x in last)
+            if min(y1, l.bbox[3]) - max(y0, l.bbox[1]) > 0.5 * min(y1 - y0, l.bbox[3] - l.bbox[1]):
+                last.append(l)
+                continue
+        rows.append([l])
+    return rows
+
+
+def _split_by_side(block: Block, split: float) -> list[Block]:
+    """A block whose lines each sit in one column is cut in two; one that really crosses stays whole."""
+    left = [l for l in block.lines if l.bbox[2] <= split + 2]
+    right = [l for l in block.lines if l.bbox[0] >= split - 2]
+    if not left or not right or len(left) + len(right) != len(block.lines):
+        return [block]
+    return [Block(_bbox(left), left), Block(_bbox(right), right)]
+
+
+def _reading_order(blocks: list[Block], width: float, hint: tuple[float, float] | None = None,
+                   prefer_hint: bool = False) -> tuple[list[Block], tuple[float, float, float] | None]:
+    """Order blocks for reading; returns (ordered blocks, (split, left edge, right edge) or None)."""
+    margin = [b for b in blocks if b.margin]
+    blocks = [b for b in blocks if not b.margin]
+    gutter = find_gutter([l for b in blocks for l in b.lines], width, hint, prefer_hint)
+    if gutter is None:
+        for b in blocks:
+            b.column = 0
+        return _row_major(blocks) + margin, None
+    split, left_edge, right_edge = gutter
+    pieces = [p for b in blocks for p in _split_by_side(b, split)]
+    for b in pieces:
+        b.column = 1 if b.bbox[2] <= split + 2 else 2 if b.bbox[0] >= split - 2 else 0
+    # The body zone runs from the first to the last line that fills a column; above it (title, authors,
+    # wide tables) and below it (page footers) blocks are read row by row.
+    col_w = max(left_edge - min(b.bbox[0] for b in pieces), 1.0)
+
+    def columnar(b: Block, row: list[Line]) -> bool:  # a row of column text: fills most of its column
+        x0, x1 = min(l.bbox[0] for l in row), max(l.bbox[2] for l in row)
+        touches = b.column == 1 and x1 >= left_edge - 3 or b.column == 2 and x0 <= right_edge + 3
+        return x1 - x0 >= 0.75 * col_w or (touches and x1 - x0 >= 0.5 * col_w)
+
+    rows = {id(b): _rows(b.lines) for b in pieces}
+    body = [l for b in pieces if b.column for row in rows[id(b)] if columnar(b, row) for l in row]
+    if not body:
+        return _row_major(pieces) + margin, gutter
+    in_body = {id(b) for b in pieces if b.column and any(columnar(b, row) for row in rows[id(b)])}
+    top, bottom = min(l.bbox[1] for l in body), max(l.bbox[3] for l in body)
+    header = {id(b) for b in pieces if b.bbox[3] <= top + 2}
+    # column-wide blocks (tables, figures set in one column) under the last block across the gutter are
+    # column content too; narrower ones (author cells of a title block) stay in the row-by-row header
+    floor = max((b.bbox[3] for b in pieces if id(b) in header and b.column == 0), default=0.0)
+    for b in pieces:
+        if id(b) in header and b.column and b.bbox[1] >= floor and b.bbox[2] - b.bbox[0] >= 0.7 * col_w:
+            header.discard(id(b))
+    # a one-row heading ("Abstract", "1 Introduction") right above column text belongs to that column
+    for b in pieces:
+        if id(b) in header and b.column and len(rows[id(b)]) == 1:
+            below = [p for p in pieces if p.column == b.column and p.bbox[1] >= b.bbox[3] - 1 and p is not b]
+            nearest = min(below, key=lambda p: p.bbox[1], default=None)
+            if nearest is not None and id(nearest) in in_body and nearest.bbox[1] - b.bbox[3] <= 25:
+                header.discard(id(b))
+    # text set in one column right above that column's content (figure labels over their caption, a
+    # figure under the title block) is column content too: follow such blocks upwards while they touch.
+    # Bottom-up, so every block a candidate could attach to (one starting lower) is already decided.
+    for b in sorted(pieces, key=lambda b: -b.bbox[1]):
+        if id(b) not in header or not b.column or b.bbox[1] < floor:
+            continue
+        if any(p.column == b.column and id(p) not in header and p.bbox[1] >= b.bbox[1]
+               and p.bbox[1] - b.bbox[3] <= 10 for p in pieces if p is not b):
+            header.discard(id(b))
+    footer = {id(b) for b in pieces if b.bbox[1] >= bottom - 2 and id(b) not in header}
+    middle = [b for b in pieces if id(b) not in header and id(b) not in footer]
+    ordered = _row_major([b for b in pieces if id(b) in header])
+    band: list[Block] = []
+    for b in sorted(middle, key=lambda b: (b.bbox[1], b.bbox[0])):
+        if b.column == 0:  # a block across the gutter closes the band above it
+            ordered += sorted(band, key=lambda x: (x.column, x.bbox[1], x.bbox[0]))
+            band = []
+            ordered.append(b)
+        else:
+            band.append(b)
+    ordered += sorted(band, key=lambda x: (x.column, x.bbox[1], x.bbox[0]))
+    return ordered + _row_major([b for b in pieces if id(b) in footer]) + margin, gutter
+
+
+def analyze_page(page: pymupdf.Page) -> PageAnalysis:
+    raw = page.get_text("dict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+    width = page.rect.width
+    blocks: list[Block] = []
+    for bno, b in enumerate(raw["blocks"]):
+        if b.get("type") != 0:
+            continue
+        lines, stamp = [], []
+        for ln in b["lines"]:
+            spans = [Span(s["text"], tuple(s["bbox"]), s["size"], s["font"], s["flags"]) for s in ln["spans"]]
+            line = Line(tuple(ln["bbox"]), spans, bno, tuple(ln["dir"]))
+            if not line.text:
+                continue
+            in_margin = line.bbox[2] < 0.12 * width or line.bbox[0] > 0.88 * width
+            (stamp if not line.horizontal and in_margin else lines).append(line)
+        if lines:
+            blocks.append(Block(_bbox(lines), lines))
+        if stamp:
+            blocks.append(Block(_bbox(stamp), stamp, margin=True))
+    ordered, gutter = _reading_order(blocks, width)
+    return PageAnalysis(page=page, number=page.number + 1, blocks=ordered, gutter=gutter and gutter[0],
+                        _edges=gutter and gutter[1:], _raw=blocks)
+
+
+@dataclass
+class DocumentAnalysis:
+    doc: pymupdf.Document
+    pages: list[PageAnalysis]
+
+    @cached_property
+    def body_size(self) -> float:
+        """Most common font size by characters: the body text size."""
+        counts: Counter[float] = Counter()
+        for p in self.pages:
+            for line in p.lines:
+                counts[line.size] += len(line.text)
+        return counts.most_common(1)[0][0] if counts else 10.0
+
+
+def analyze_document(doc: pymupdf.Document) -> DocumentAnalysis:
+    pages = [analyze_page(p) for p in doc]
+    # Pages full of figures may show too little column text to find the gutter on their own; when most
+    # pages agree on one, retry the others with it.
+    found = [p._edges for p in pages if p._edges]
+    if found:
+        support = [sum(1 for f in found if abs(f[0] - e[0]) <= 2 and abs(f[1] - e[1]) <= 2) for e in found]
+        hint = found[support.index(max(support))]
+        if max(support) >= max(2, len(pages) / 4):
+            for p in pages:
+                if p.gutter is None:
+                    ordered, gutter = _reading_order(p._raw or p.blocks, p.width, hint)
+                elif abs(p._edges[0] - hint[0]) > 2 or abs(p._edges[1] - hint[1]) > 2:
+                    # a gutter of the page's own that the document disagrees with (peaks from a wide table
+                    # or figure); the document's one is taken where the page's column text lines up with it
+                    lines = [l for b in p._raw if not b.margin for l in b.lines]
+                    if find_gutter(lines, p.width, hint, prefer_hint=True) is None:
+                        continue
+                    ordered, gutter = _reading_order(p._raw, p.width, hint, prefer_hint=True)
+                else:
+                    continue
+                if gutter is not None:
+                    p.blocks, p.gutter, p._edges = ordered, gutter[0], gutter[1:]
+    return DocumentAnalysis(doc=doc, pages=pages)

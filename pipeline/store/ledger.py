@@ -1,0 +1,77 @@
+"""The ledger: one row per PDF path, outside the eight agent-visible tables (schema `ledger`; the catalog itself is named after the file).
+
+It decides what ingest does (new / changed / unchanged), and records status, errors and stage timings.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+
+import duckdb
+
+LEDGER_DDL = [
+    "CREATE SCHEMA IF NOT EXISTS ledger",
+    """CREATE TABLE IF NOT EXISTS ledger.files (
+        path VARCHAR PRIMARY KEY,
+        sha256 VARCHAR,
+        size BIGINT,
+        mtime_ns BIGINT,
+        paper_id UUID,
+        status VARCHAR,
+        error VARCHAR,
+        backend VARCHAR,
+        timings VARCHAR,
+        updated_at TIMESTAMPTZ
+    )""",
+]
+
+
+@dataclass
+class FileRecord:
+    path: str
+    sha256: str | None = None
+    size: int | None = None
+    mtime_ns: int | None = None
+    paper_id: str | None = None
+    status: str = "pending"
+    error: str | None = None
+    backend: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    updated_at: datetime | None = None
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        out["updated_at"] = self.updated_at.isoformat() if self.updated_at else None
+        return out
+
+
+_COLUMNS = ["path", "sha256", "size", "mtime_ns", "paper_id", "status", "error", "backend", "timings", "updated_at"]
+
+
+def ensure_ledger(con: duckdb.DuckDBPyConnection) -> None:
+    for stmt in LEDGER_DDL:
+        con.execute(stmt)
+
+
+def upsert(con: duckdb.DuckDBPyConnection, rec: FileRecord) -> None:
+    rec.updated_at = datetime.now(timezone.utc)
+    values = [getattr(rec, c) for c in _COLUMNS]
+    values[_COLUMNS.index("timings")] = json.dumps({k: round(v, 4) for k, v in rec.timings.items()})
+    placeholders = ", ".join("?" for _ in _COLUMNS)
+    con.execute(f"INSERT OR REPLACE INTO ledger.files ({', '.join(_COLUMNS)}) VALUES ({placeholders})", values)
+
+
+def load_all(con: duckdb.DuckDBPyConnection) -> dict[str, FileRecord]:
+    rows = con.execute(f"SELECT {', '.join(_COLUMNS)} FROM ledger.files ORDER BY path").fetchall()
+    out = {}
+    for row in rows:
+        rec = FileRecord(**dict(zip(_COLUMNS, row)))
+        rec.paper_id = str(rec.paper_id) if rec.paper_id else None
+        rec.timings = json.loads(rec.timings) if rec.timings else {}
+        out[rec.path] = rec
+    return out
+
+
+def delete(con: duckdb.DuckDBPyConnection, path: str) -> None:
+    con.execute("DELETE FROM ledger.files WHERE path = ?", [path])

@@ -1,0 +1,34 @@
+"""Fixtures for the vector index: a small DuckDB (two short corpus papers, parsed once per session) copied into
+fresh data dirs, settings with chosen collections, tiny models, and a `milvus-lite server` on loopback."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.index.vechelpers import BGE, CLIP, CORPUS, PAPERS, REPO
+
+
+@pytest.fixture(scope="session")
+def base_db(tmp_path_factory) -> Path:
+    if not all((CORPUS / p).exists() for p in PAPERS):
+        pytest.skip(f"corpus papers {PAPERS} are absent from {CORPUS}")
+    pdfs = tmp_path_factory.mktemp("pdfs")
+    for p in PAPERS:
+        shutil.copy(CORPUS / p, pdfs / p)
+    data = tmp_path_factory.mktemp("ingested")
+    subprocess.run([str(REPO / ".venv" / "bin" / "paperbase"), "ingest", str(pdfs), "--data-dir", str(data), "--stages", "none"],
+                   check=True, capture_output=True, cwd=REPO)
+    return data / "paperbase.duckdb"
+
+
+@pytest.fixture(scope="session")
+def tiny_models(tmp_path_factory) -> dict[str, str]:
+    from tests.encode.tinymodels import build_tiny_bert, build_tiny_clip
+
+    root = tmp_path_factory.mktemp("tiny")
+    return {BGE: str(build_tiny_bert(root)), CLIP: str(build_tiny_clip(root))}
+
+

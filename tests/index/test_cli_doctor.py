@@ -1,0 +1,27 @@
+"""CLI wiring and the doctor check (no Milvus needed)."""
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.cli.vectors import _vector_checks
+from pipeline.config import Settings
+
+
+def test_doctor_reports_each_collection_and_why(tmp_path):
+    checks = {c.name: c for c in _vector_checks(Settings(data_dir=tmp_path))}
+    minilm = next(c for n, c in checks.items() if n.startswith("text_sentence_transformers_all_minilm"))
+    bm25 = next(c for n, c in checks.items() if n.startswith("text_bm25_en"))
+    assert minilm.ok and "bundled" in minilm.detail and bm25.ok
+    assert len(checks) == 5 and "milvus" in checks
+
+
+def test_commands_are_registered():
+    out = CliRunner().invoke(app, ["--help"]).output
+    for cmd in ("encode", "rebuild", "check", "search"):
+        assert cmd in out
+
+
+def test_encode_without_a_database_fails_cleanly(tmp_path):
+    res = CliRunner().invoke(app, ["encode", "--data-dir", str(tmp_path), "--json"])
+    assert res.exit_code == 1 and "no database" in res.stdout

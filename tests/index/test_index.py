@@ -1,0 +1,70 @@
+"""Encode -> check -> search on two short corpus papers, with BM25 and the bundled MiniLM (offline)."""
+from __future__ import annotations
+
+import pytest
+from tests.index.vechelpers import BM25, MINILM, fresh_dir, make_settings
+
+from pipeline.index import check, encode_papers, render_vectorstore_prompt, search
+from pipeline.index.cells import counts
+from pipeline.store import Store
+
+
+@pytest.fixture(scope="module")
+def encoded(base_db, tmp_path_factory):
+    settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp("enc")), [BM25, MINILM], papers_per_batch=1)
+    report = encode_papers(settings)
+    return settings, report
+
+
+def _cells(settings) -> int:
+    with Store(settings.duckdb_path).reading() as con:
+        return sum(counts(con, "text").values())
+
+
+def _known_chunk(settings):
+    rows = Store(settings.duckdb_path).query(
+        "SELECT CAST(chunk_id AS VARCHAR) AS pk, CAST(ref_paper_id AS VARCHAR) AS pdf, text_content FROM chunks "
+        "WHERE length(text_content) > 600 ORDER BY chunk_id LIMIT 1")
+    return rows[0]
+
+
+def test_encode_fills_bm25_and_minilm_and_check_is_clean(encoded):
+    settings, report = encoded
+    assert report.status == "ok", report.to_dict()
+    by_name = {c.collection: c for c in report.collections}
+    n = _cells(settings)
+    assert n > 50
+    assert by_name[BM25].vectors_inserted == n and by_name[MINILM].vectors_inserted == n
+    assert check(settings) == []
+
+
+def test_encoding_again_inserts_nothing(encoded):
+    settings, _ = encoded
+    again = encode_papers(settings)
+    assert again.inserted == 0
+    assert {c.collection: c.status for c in again.collections} == {BM25: "unchanged", MINILM: "unchanged"}
+
+
+@pytest.mark.parametrize("collection", [BM25, MINILM])
+def test_phrase_from_a_chunk_finds_that_chunk_first(encoded, collection):
+    settings, _ = encoded
+    chunk = _known_chunk(settings)
+    words = chunk["text_content"].split()
+    phrase = " ".join(words[len(words) // 3 : len(words) // 3 + 25])
+    hits = search(settings, phrase, collection, table_name="chunks", column_name="text_content", limit=3)
+    assert hits and hits[0].primary_key == chunk["pk"]
+    assert hits[0].text == chunk["text_content"] and hits[0].pdf_id == chunk["pdf"] and hits[0].page_number >= 1
+
+
+def test_pdf_id_filter_restricts_results(encoded):
+    settings, _ = encoded
+    papers = [r["p"] for r in Store(settings.duckdb_path).query("SELECT CAST(paper_id AS VARCHAR) p FROM metadata")]
+    for pdf in papers:
+        hits = search(settings, "language models privacy retrieval", BM25, filter=f"pdf_id == '{pdf}'", limit=10)
+        assert hits and {h.pdf_id for h in hits} == {pdf}
+
+
+def test_prompt_lists_the_collections_that_exist(encoded):
+    settings, _ = encoded
+    text = render_vectorstore_prompt(settings)
+    assert BM25 in text and MINILM in text and "image_clip" not in text and "bounding_box" not in text

@@ -1,0 +1,92 @@
+"""Incremental encoding, crash consistency, rebuild and model changes (BM25 and tiny models: fast)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.index.vechelpers import BGE, BM25, REPO, fresh_dir, make_settings
+
+from pipeline.index import check, encode_papers, milvus, rebuild, search
+from pipeline.index.cells import counts
+from pipeline.index.encode import CRASH_ENV
+from pipeline.store import Store
+
+
+def _n_cells(settings) -> int:
+    with Store(settings.duckdb_path).reading() as con:
+        return sum(counts(con, "text").values())
+
+
+def _n_vectors(settings, name: str) -> int:
+    with milvus.connect(settings) as client:
+        milvus.load(client, name)
+        return milvus.count(client, name)
+
+
+def test_changed_paper_is_reencoded_alone_and_removed_paper_loses_vectors(base_db, tmp_path):
+    settings = make_settings(fresh_dir(base_db, tmp_path), [BM25])
+    assert encode_papers(settings).status == "ok"
+    store = Store(settings.duckdb_path)
+    pdf, chunk = store.query("SELECT CAST(ref_paper_id AS VARCHAR) p, CAST(chunk_id AS VARCHAR) c FROM chunks LIMIT 1")[0].values()
+    with store.writing() as con:  # what a later stage (e.g. summaries) does to a paper
+        con.execute("UPDATE chunks SET text_content = 'zebrafish xylophone quokka' WHERE CAST(chunk_id AS VARCHAR) = ?", [chunk])
+        con.execute("UPDATE pages SET page_summary = 'a summary about quokkas' WHERE CAST(ref_paper_id AS VARCHAR) = ?", [pdf])
+    report = encode_papers(settings)
+    rep = report.collections[0]
+    assert rep.papers_encoded == 1 and rep.status == "ok"
+    assert check(settings) == [] and _n_vectors(settings, BM25) == _n_cells(settings)
+    hits = search(settings, "quokka xylophone", BM25, table_name="chunks", limit=1)
+    assert hits[0].primary_key == chunk and hits[0].text == "zebrafish xylophone quokka"
+
+    with store.writing() as con:  # the paper disappears from DuckDB
+        for table in ("chunks", "pages", "sections", "tables", "images", "equations", "reference"):
+            con.execute(f"DELETE FROM {table} WHERE CAST(ref_paper_id AS VARCHAR) = ?", [pdf])
+        con.execute("DELETE FROM metadata WHERE CAST(paper_id AS VARCHAR) = ?", [pdf])
+    rep = encode_papers(settings).collections[0]
+    assert rep.papers_removed == 1 and rep.vectors_inserted == 0
+    assert check(settings) == [] and _n_vectors(settings, BM25) == _n_cells(settings)
+
+
+def _encode_in_subprocess(data_dir, crash_after: int | None) -> subprocess.CompletedProcess:
+    code = (
+        "import sys, json; sys.path.insert(0, '.');"
+        "from tests.index.vechelpers import make_settings, BM25;"
+        "from pipeline.index import encode_papers;"
+        f"r = encode_papers(make_settings(__import__('pathlib').Path({str(data_dir)!r}), [BM25], papers_per_batch=1));"
+        "print(json.dumps(r.to_dict()))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != CRASH_ENV}
+    if crash_after:
+        env[CRASH_ENV] = str(crash_after)
+    return subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_killed_encode_leaves_no_duplicates_after_rerun(base_db, tmp_path):
+    data = fresh_dir(base_db, tmp_path)
+    killed = _encode_in_subprocess(data, crash_after=1)  # SIGKILL right after the first paper's insert + flush
+    assert killed.returncode == -9, killed.stderr[-2000:]
+    settings = make_settings(data, [BM25])
+    assert check(settings) != []  # the half-done paper is visible to check
+    done = _encode_in_subprocess(data, crash_after=None)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rep = json.loads(done.stdout.strip().splitlines()[-1])["collections"][0]
+    assert rep["papers_encoded"] == 2  # the killed paper was never recorded, so it is redone (delete + insert)
+    assert check(settings) == []
+    assert _n_vectors(settings, BM25) == _n_cells(settings)
+
+
+def test_rebuild_and_model_change(base_db, tmp_path, tiny_models):
+    data = fresh_dir(base_db, tmp_path)
+    settings = make_settings(data, [BM25, BGE], {BGE: tiny_models[BGE]})
+    assert encode_papers(settings).status == "ok"
+    n = _n_cells(settings)
+    other = make_settings(data, [BM25, BGE], {BGE: tiny_models[BGE] + "/"})  # a different model reference
+    rep = {c.collection: c for c in encode_papers(other).collections}
+    assert rep[BGE].status == "error" and "paperbase rebuild --collection" in rep[BGE].message
+    rebuilt = rebuild(other, BGE)
+    assert rebuilt.status == "ok" and rebuilt.collections[0].vectors_inserted == n
+    assert encode_papers(other).inserted == 0
+    assert rebuild(settings, BM25).collections[0].vectors_inserted == n
+    assert check(other) == [] and _n_vectors(settings, BM25) == n == _n_vectors(settings, BGE)

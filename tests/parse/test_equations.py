@@ -1,0 +1,73 @@
+"""equations view on real papers: display equations only, with reconstructed LaTeX."""
+from __future__ import annotations
+
+from pipeline.parse.pymupdf._latex_build import Atom, render
+from tests.conftest import needs_corpus
+
+
+@needs_corpus
+def test_scaled_dot_product_attention(parsed):
+    eqs = [e for e in parsed("neurips2017_attention.pdf").equations if e.page_number == 4]
+    assert len(eqs) == 1  # equation (1) is the only display equation on page 4
+    tex = eqs[0].latex
+    assert r"\frac{QK^{T}}{\sqrt{d_{k}}}" in tex
+    assert r"\mathrm{softmax}" in tex and r"\mathrm{Attention}(Q,K,V)" in tex
+    assert tex.endswith(r"\tag{1}")
+    x0, y0, w, h = eqs[0].bbox
+    assert 200 < x0 < 240 and 455 < y0 < 475 and h < 40
+
+
+@needs_corpus
+def test_attention_display_equations(parsed):
+    eqs = parsed("neurips2017_attention.pdf").equations
+    tags = [e.latex.rsplit(r"\tag{", 1)[1].rstrip("}") for e in eqs if r"\tag{" in e.latex]
+    assert tags == ["1", "2", "3"]
+    ffn = next(e for e in eqs if e.latex.endswith(r"\tag{2}"))
+    assert ffn.page_number == 5 and r"\max(0,xW_{1}+b_{1})W_{2}+b_{2}" in ffn.latex
+    # inline math in running text ("P_drop = 0.1" ending a paragraph on page 8) is not a display equation
+    assert not any(e.page_number == 8 for e in eqs)
+
+
+@needs_corpus
+def test_linear_transformers_sums_and_fractions(parsed):
+    eqs = parsed("icml2020_linear_transformers.pdf").equations
+    page3 = [e for e in eqs if e.page_number == 3]
+    assert len(page3) == 6  # equations (1)-(6); the inline kernel definition is not one
+    eq4 = next(e for e in eqs if e.latex.endswith(r"\tag{4}"))
+    assert r"\sum_{j=1}^{N}\varphi(Q_{i})^{T}\varphi(K_{j})V_{j}" in eq4.latex
+    assert eq4.latex.startswith(r"V_{i}^{'}=\frac{")
+
+
+@needs_corpus
+def test_no_running_text_as_equations(parsed):
+    for name in ("acl2024_locomo.pdf", "eacl2024findings_llm_evaluators.pdf", "emnlp2023demo_papermage.pdf"):
+        assert parsed(name).equations == [], name  # papers without display math
+    for e in parsed("iclr2014_vae.pdf").equations:
+        words = [w for w in e.latex.replace("\\", " ").split() if w.isalpha() and len(w) > 3]
+        assert len(words) < 12, e.latex  # no sentences of prose
+
+
+def test_render_builds_fraction_and_scripts():
+    # x^{2} over y_{i}, with a fraction bar between them
+    atoms = [
+        Atom(10, 0, 16, 10, 10.0, "x", "CMMI10"),
+        Atom(16, -3, 20, 3, 7.0, "2", "CMR7"),
+        Atom(10, 14, 16, 24, 10.0, "y", "CMMI10"),
+        Atom(16, 19, 19, 25, 7.0, "i", "CMMI7"),
+    ]
+    assert render(atoms, [(9, 11.8, 21, 12.2)]) == r"\frac{x^{2}}{y_{i}}"
+
+
+def test_cmex_codes_become_operators_and_delimiters():
+    from pipeline.parse.pymupdf._latex_build import glyph_atoms
+
+    # CMEX10 codes as MuPDF reports them without a ToUnicode map: 'X' display sum, 'R' text integral, 0x10/0x11
+    chars = [
+        ("R", (0, 0, 5, 10), "CMEX10", 10.0),
+        ("\x10", (6, 0, 12, 10), "CMEX10", 10.0),
+        ("x", (13, 2, 18, 10), "CMMI10", 10.0),
+        ("\x11", (19, 0, 25, 10), "CMEX10", 10.0),
+    ]
+    atoms = glyph_atoms(chars)
+    assert [(a.text, a.kind) for a in atoms] == [(r"\int", "op"), ("(", "delim"), ("x", "g"), (")", "delim")]
+    assert render(atoms, []) == r"\int(x)"

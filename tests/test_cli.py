@@ -1,0 +1,64 @@
+"""The paperbase command: ingest / status / doctor with --json, --data-dir and PAPERBASE_DATA_DIR."""
+import json
+import shutil
+
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from tests.conftest import corpus_pdf, needs_corpus
+
+runner = CliRunner()
+
+
+def _jsonl(output: str) -> list[dict]:
+    return [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+
+
+@needs_corpus
+def test_ingest_then_status_json(tmp_path):
+    folder = tmp_path / "pdfs"
+    folder.mkdir()
+    shutil.copy(corpus_pdf("neurips2020_rag_excerpt.pdf"), folder)
+    (folder / "broken.pdf").write_bytes(b"not a pdf at all")
+    data = tmp_path / "data"
+
+    # the plain library path (the Prefect flow path of the same command is tested in tests/flows)
+    result = runner.invoke(app, ["ingest", str(folder), "--data-dir", str(data), "--json", "--workers", "1"],
+                           env={"PAPERBASE_RUNNER": "library"})
+    assert result.exit_code == 0, result.output
+    rows = {r["path"].rsplit("/", 1)[-1]: r for r in _jsonl(result.stdout)}
+    assert rows["neurips2020_rag_excerpt.pdf"]["status"] == "ok"
+    assert rows["neurips2020_rag_excerpt.pdf"]["pages"] == 3
+    assert rows["broken.pdf"]["status"] == "failed" and "not a PDF" in rows["broken.pdf"]["error"]
+    assert (data / "paperbase.duckdb").exists()
+
+    # ingest ran the downstream stages too: summaries filled, vectors encoded and consistent
+    from pipeline.config import load_settings
+    from pipeline.index import check
+    from pipeline.store import Store
+
+    settings = load_settings(data_dir=data)
+    assert Store(settings.duckdb_path).query("SELECT count(*) AS n FROM pages WHERE page_summary IS NULL")[0]["n"] == 0
+    assert check(settings) == []
+    from pipeline.index import milvus
+
+    with milvus.connect(settings) as client:
+        assert "text_bm25_en" in milvus.existing(client)
+        milvus.load(client, "text_bm25_en")
+        assert milvus.count(client, "text_bm25_en") > 20
+
+    status = runner.invoke(app, ["status", "--json"], env={"PAPERBASE_DATA_DIR": str(data)})
+    assert status.exit_code == 0
+    objs = _jsonl(status.stdout)
+    assert [set(o) for o in objs] == [{"path", "paper_id", "status", "error"}] * 2
+    assert sorted(o["status"] for o in objs) == ["failed", "ok"]
+
+
+def test_doctor_reports_offline_parse_backend_and_tokenizer(tmp_path):
+    result = runner.invoke(app, ["doctor", "--json", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    checks = {c["name"]: c for c in _jsonl(result.stdout)}
+    assert checks["backend pymupdf"]["ok"] is True
+    assert checks["pymupdf layout model (ONNX)"]["ok"] is True
+    assert checks["chunk tokenizer all-MiniLM-L6-v2"]["ok"] is True
+    assert checks["mineru"]["ok"] is False  # not installed yet; doctor says so instead of failing
