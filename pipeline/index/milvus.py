@@ -6,6 +6,7 @@ Only features a Milvus server accepts are used: explicit INT64 ids, filter delet
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import time
 from collections.abc import Iterator
@@ -19,6 +20,8 @@ from schemas.vectorstore import Collection
 # pymilvus pings every 10 s; Milvus Lite's server answers "too_many_pings" and gRPC's C core logs each GOAWAY as
 # an error although the client just backs off. Real failures still surface as Python exceptions.
 os.environ.setdefault("GRPC_VERBOSITY", "NONE")
+
+log = logging.getLogger(__name__)
 
 _DTYPES = {"INT64", "INT16", "VARCHAR", "FLOAT_VECTOR", "SPARSE_FLOAT_VECTOR", "ARRAY"}
 META_FIELDS = ["pdf_id", "page_number", "table_name", "column_name", "primary_key"]
@@ -62,7 +65,9 @@ def connect(settings) -> Iterator:
                 raise StoreLocked(f"Milvus Lite store {path} is held by another process; "
                                   "wait for it, or run `milvus-lite server` and pass --milvus-uri")
             time.sleep(0.5)
+        repair_lite_indexes(path)
     client = MilvusClient(uri=uri)
+    client.paperbase_lite_path = None if settings.vectors.milvus_uri else lite_path(settings)  # for load()'s repair
     try:
         yield client
     finally:
@@ -161,5 +166,58 @@ def existing(client) -> set[str]:
 def load(client, name: str) -> None:
     """Collections come back released after a restart; search and query need them loaded."""
     state = client.get_load_state(name)
-    if "Loaded" not in str(state.get("state", state)):
+    if "Loaded" in str(state.get("state", state)):
+        return
+    try:
         client.load_collection(name)
+    except Exception as exc:
+        store = getattr(client, "paperbase_lite_path", None)
+        if store is None or not repair_lite_indexes(store, name, everything=True):
+            raise
+        log.warning("%s: index files were unreadable (%s); removed them, Milvus Lite rebuilds them", name, exc)
+        client.load_collection(name)
+
+
+# Milvus Lite writes its per-segment index files ("sidecars") in place, so a process killed mid-write leaves a
+# truncated one that fails every later load ("File is too small: 0"). They are derived from the segment data and
+# rebuilt when missing, so removing a broken one is always safe.
+_SIDECARS = (".idx", ".sidx")
+
+
+def _sidecar_is_intact(path: Path) -> bool:
+    size = path.stat().st_size
+    if size == 0:
+        return False
+    if path.suffix == ".sidx":  # Arrow IPC file: ends with its magic
+        with path.open("rb") as f:
+            f.seek(max(0, size - 6))
+            return f.read() == b"ARROW1"
+    if path.name.endswith((".flat.idx", ".brute_force.idx")):  # NPY: header + shape * itemsize bytes
+        import numpy as np
+
+        try:
+            with path.open("rb") as f:
+                fmt = np.lib.format
+                read_header = fmt.read_array_header_1_0 if fmt.read_magic(f) == (1, 0) else fmt.read_array_header_2_0
+                shape, _, dtype = read_header(f)
+                return size == f.tell() + int(np.prod(shape)) * dtype.itemsize
+        except Exception:
+            return False
+    return True  # other formats: left to the reactive repair in load()
+
+
+def repair_lite_indexes(store: Path, collection: str | None = None, *, everything: bool = False) -> list[Path]:
+    """Remove broken (or, with `everything`, all) index sidecars of a Milvus Lite store that no process holds."""
+    root = Path(store) / "collections"
+    if collection:
+        root = root / collection
+    if not root.is_dir():
+        return []
+    removed = []
+    for path in root.rglob("*"):
+        if path.suffix in _SIDECARS and path.parent.name == "indexes" and (everything or not _sidecar_is_intact(path)):
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    if removed and not everything:
+        log.warning("removed %d truncated Milvus Lite index file(s) under %s; they are rebuilt on load", len(removed), store)
+    return removed

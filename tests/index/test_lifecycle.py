@@ -90,3 +90,30 @@ def test_rebuild_and_model_change(base_db, tmp_path, tiny_models):
     assert encode_papers(other).inserted == 0
     assert rebuild(settings, BM25).collections[0].vectors_inserted == n
     assert check(other) == [] and _n_vectors(settings, BM25) == n == _n_vectors(settings, BGE)
+
+
+def _sidecars(settings, name: str) -> list:
+    return sorted((milvus.lite_path(settings) / "collections" / name).rglob("indexes/*idx"))
+
+
+def test_index_files_left_broken_by_a_killed_writer_are_rebuilt(base_db, tmp_path, caplog):
+    # Milvus Lite writes index sidecars in place; a SIGKILL mid-write leaves e.g. a 0-byte file ("File is too small")
+    settings = make_settings(fresh_dir(base_db, tmp_path), [BM25])
+    assert encode_papers(settings).status == "ok"
+    n = _n_cells(settings)
+    files = _sidecars(settings, BM25)
+    assert files, "the BM25 collection has scalar index files on disk"
+    for f in files:
+        f.write_bytes(f.read_bytes()[: f.stat().st_size // 2] if f.suffix == ".idx" else b"")
+    assert sorted(milvus.repair_lite_indexes(milvus.lite_path(settings))) == files  # found by format, not name
+    assert check(settings) == [] and _n_vectors(settings, BM25) == n
+    assert all(f.stat().st_size > 0 for f in _sidecars(settings, BM25))
+
+    # a file whose size looks right but whose content does not load is caught when loading, and rebuilt
+    broken = _sidecars(settings, BM25)[0]
+    broken.write_bytes(b"\0" * broken.stat().st_size)
+    if broken.suffix == ".sidx":
+        broken.write_bytes(broken.read_bytes()[:-6] + b"ARROW1")
+    caplog.clear()
+    assert check(settings) == [] and _n_vectors(settings, BM25) == n
+    assert "index files were unreadable" in caplog.text
