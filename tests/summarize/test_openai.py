@@ -12,7 +12,7 @@ from pipeline.summarize import ConfigError, summarize_papers
 from pipeline.summarize.testing import FakeOpenAI
 from tests.summarize.sumdb import N_ITEMS, settings_for, values
 
-FAST = {"backend": "openai", "backoff_s": 0.01, "max_backoff_s": 0.05, "timeout_s": 0.5, "retries": 3, "concurrency": 4,
+FAST = {"backend": "openai", "backoff_s": 0.01, "max_backoff_s": 0.05, "timeout_s": 2.0, "retries": 3, "concurrency": 4,
         "vision_model": "fake-vision", "model": "fake-text"}
 
 
@@ -78,7 +78,7 @@ def test_rerun_sends_zero_requests(db):
 
 def test_transient_faults_are_retried_to_success(db):
     faults = {0: "429", 1: "500", 2: "slow", 3: "malformed", 4: "503"}
-    with FakeOpenAI(faults=faults, slow_s=1.5) as fake:  # concurrency 1: the first item meets all five faults
+    with FakeOpenAI(faults=faults, slow_s=3.0) as fake:  # concurrency 1: the first item meets all five faults
         report = summarize_papers(_settings(db, fake, concurrency=1, retries=5))
     assert report.status == "ok", report.errors
     assert report.requests == N_ITEMS + len(faults)
