@@ -65,7 +65,6 @@ def connect(settings) -> Iterator:
                 raise StoreLocked(f"Milvus Lite store {path} is held by another process; "
                                   "wait for it, or run `milvus-lite server` and pass --milvus-uri")
             time.sleep(0.5)
-        repair_lite_indexes(path)
     client = MilvusClient(uri=uri)
     client.paperbase_lite_path = None if settings.vectors.milvus_uri else lite_path(settings)  # for load()'s repair
     try:
@@ -172,52 +171,19 @@ def load(client, name: str) -> None:
         client.load_collection(name)
     except Exception as exc:
         store = getattr(client, "paperbase_lite_path", None)
-        if store is None or not repair_lite_indexes(store, name, everything=True):
+        if store is None or not _drop_lite_indexes(store, name):
             raise
         log.warning("%s: index files were unreadable (%s); removed them, Milvus Lite rebuilds them", name, exc)
         client.load_collection(name)
 
 
-# Milvus Lite writes its per-segment index files ("sidecars") in place, so a process killed mid-write leaves a
-# truncated one that fails every later load ("File is too small: 0"). They are derived from the segment data and
-# rebuilt when missing, so removing a broken one is always safe.
-_SIDECARS = (".idx", ".sidx")
-
-
-def _sidecar_is_intact(path: Path) -> bool:
-    size = path.stat().st_size
-    if size == 0:
-        return False
-    if path.suffix == ".sidx":  # Arrow IPC file: ends with its magic
-        with path.open("rb") as f:
-            f.seek(max(0, size - 6))
-            return f.read() == b"ARROW1"
-    if path.name.endswith((".flat.idx", ".brute_force.idx")):  # NPY: header + shape * itemsize bytes
-        import numpy as np
-
-        try:
-            with path.open("rb") as f:
-                fmt = np.lib.format
-                read_header = fmt.read_array_header_1_0 if fmt.read_magic(f) == (1, 0) else fmt.read_array_header_2_0
-                shape, _, dtype = read_header(f)
-                return size == f.tell() + int(np.prod(shape)) * dtype.itemsize
-        except Exception:
-            return False
-    return True  # other formats: left to the reactive repair in load()
-
-
-def repair_lite_indexes(store: Path, collection: str | None = None, *, everything: bool = False) -> list[Path]:
-    """Remove broken (or, with `everything`, all) index sidecars of a Milvus Lite store that no process holds."""
-    root = Path(store) / "collections"
-    if collection:
-        root = root / collection
-    if not root.is_dir():
-        return []
-    removed = []
-    for path in root.rglob("*"):
-        if path.suffix in _SIDECARS and path.parent.name == "indexes" and (everything or not _sidecar_is_intact(path)):
-            path.unlink(missing_ok=True)
-            removed.append(path)
-    if removed and not everything:
-        log.warning("removed %d truncated Milvus Lite index file(s) under %s; they are rebuilt on load", len(removed), store)
-    return removed
+# Milvus Lite writes its per-segment index files in place, so a process killed mid-write leaves a truncated one that
+# fails every later load ("File is too small: 0"). They are derived from the segment data and rebuilt when missing, so
+# after a failed load the collection's index files are removed and the load retried (nothing is checked up front:
+# connect() runs for every search).
+def _drop_lite_indexes(store: Path, collection: str) -> list[Path]:
+    files = [p for p in (Path(store) / "collections" / collection).glob("partitions/*/indexes/*")
+             if p.suffix in (".idx", ".sidx")]
+    for path in files:
+        path.unlink(missing_ok=True)
+    return files
