@@ -20,10 +20,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pipeline.config import load_settings  # noqa: E402
-from pipeline.encode import bm25, load_encoder  # noqa: E402
-from pipeline.index import cells, encode_papers, milvus, search  # noqa: E402
-from pipeline.index.config import CollectionSettings  # noqa: E402
-from pipeline.index.encode import model_label  # noqa: E402
+from pipeline.vectors import bm25
+from pipeline.vectors.encoders import load_encoder  # noqa: E402
+from pipeline.vectors import cells, encode_papers, milvus, search  # noqa: E402
+from pipeline.vectors.config import CollectionSettings  # noqa: E402
+from pipeline.vectors.stage import model_label  # noqa: E402
 from pipeline.store import Store  # noqa: E402
 from schemas.vectorstore import collection as schema_collection  # noqa: E402
 

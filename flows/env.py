@@ -34,7 +34,7 @@ def ensure_api() -> None:
     from prefect.client.orchestration import get_client
     from prefect.settings import PREFECT_API_URL
 
-    from pipeline.store.lock import file_lock
+    from pipeline.locks import file_lock
 
     if PREFECT_API_URL.value():
         return

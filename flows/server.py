@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 
 from flows.env import prefect_home
-from pipeline.store.lock import file_lock
+from pipeline.locks import file_lock
 
 
 def free_port(preferred: int = 4200) -> int:

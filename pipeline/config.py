@@ -11,7 +11,7 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
-from pipeline.index.config import VectorSettings
+from pipeline.vectors.config import VectorSettings
 from pipeline.parse.base import ParseOptions
 from pipeline.summarize.config import SummarizeSettings
 

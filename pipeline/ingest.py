@@ -18,7 +18,7 @@ from pipeline.config import Settings
 from pipeline.document import ParsedPaper, Status
 from pipeline.parse.base import ParseOptions
 from pipeline.store import FileRecord, Store
-from pipeline.store.lock import writer_lock
+from pipeline.locks import writer_lock
 
 
 @dataclass

@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from pipeline.store.lock import writer_lock
+from pipeline.locks import writer_lock
 
 FILENAME = ".paperbase-pending.json"
 

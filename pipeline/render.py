@@ -1,4 +1,4 @@
-"""Render a region of a PDF page to PNG (CLIP encoding and vision summaries crop figures/tables this way)."""
+"""Render a PDF page, or a region of it, to PNG (CLIP crops, vision summaries, the agent's page images)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -16,3 +16,15 @@ def crop_png(pdf_path: str | Path, page_number: int, bbox: Sequence[float], dpi:
         if clip.is_empty:
             raise ValueError(f"bbox {list(bbox)} lies outside page {page_number} of {pdf_path}")
         return page.get_pixmap(dpi=dpi, clip=clip).tobytes("png")
+
+
+def page_png(pdf_path: str | Path, page_number: int, bbox: Sequence[float] | None = None, dpi: int = 144) -> bytes:
+    """PNG bytes of a whole 1-based page, or of `bbox` on it when one is given (an empty bbox means the page)."""
+    if bbox:
+        return crop_png(pdf_path, page_number, bbox, dpi)
+    import pymupdf
+
+    if not Path(pdf_path).exists():
+        raise FileNotFoundError(str(pdf_path))
+    with pymupdf.open(pdf_path) as doc:
+        return doc[page_number - 1].get_pixmap(dpi=dpi).tobytes("png")

@@ -12,7 +12,7 @@ from contextlib import nullcontext
 
 from pipeline import pending
 from pipeline.config import Settings
-from pipeline.store.lock import milvus_lock, uses_milvus_lite
+from pipeline.locks import milvus_lock, uses_milvus_lite
 
 STAGES = ("summarize", "encode")
 DONE = ("ok", "partial", "skipped", "unchanged")
@@ -32,7 +32,7 @@ def encode(settings: Settings, paper_ids: list[str] | None = None, collections: 
            rebuild: bool = False) -> dict:
     """Encode stale papers (or drop and rebuild collections). Milvus Lite serves one process per store, so a Lite
     session runs under the data dir's Milvus lock; a Milvus server needs none."""
-    from pipeline import index
+    from pipeline import vectors as index
 
     lite = uses_milvus_lite(settings.vectors.milvus_uri)
     with milvus_lock(settings.data_dir) if lite else nullcontext():
@@ -42,7 +42,7 @@ def encode(settings: Settings, paper_ids: list[str] | None = None, collections: 
             reports = [index.encode_papers(settings, paper_ids, collections=collections)]
     out: dict = {"status": "ok", "collections": [], "errors": []}
     for rep in reports:
-        data = rep.to_dict()
+        data = rep.to_json()
         out["collections"] += data["collections"]
         out["errors"] += data["errors"]
         if data["status"] != "ok":

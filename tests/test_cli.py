@@ -34,13 +34,13 @@ def test_ingest_then_status_json(tmp_path):
 
     # ingest ran the downstream stages too: summaries filled, vectors encoded and consistent
     from pipeline.config import load_settings
-    from pipeline.index import check
+    from pipeline.vectors import check
     from pipeline.store import Store
 
     settings = load_settings(data_dir=data)
     assert Store(settings.duckdb_path).query("SELECT count(*) AS n FROM pages WHERE page_summary IS NULL")[0]["n"] == 0
     assert check(settings) == []
-    from pipeline.index import milvus
+    from pipeline.vectors import milvus
 
     with milvus.connect(settings) as client:
         assert "text_bm25_en" in milvus.existing(client)

@@ -27,7 +27,7 @@ def _settings(data_dir, milvus_uri):
 
 def _show(report, as_json: bool) -> None:
     if as_json:
-        print_jsonl([report.to_dict()])
+        print_jsonl([report.to_json()])
     else:
         table = Table(title=f"encode: {report.status}")
         for col in ("collection", "status", "papers", "vectors", "seconds"):
@@ -60,7 +60,7 @@ def encode(
     as_json: JsonFlag = False,
 ) -> None:
     """Encode new or changed papers into the Milvus collections (incremental)."""
-    from pipeline.index import encode_papers
+    from pipeline.vectors import encode_papers
 
     _quiet_logs()
     _show(encode_papers(_settings(data_dir, milvus_uri), paper or None, collections=collection or None, force=force), as_json)
@@ -74,7 +74,7 @@ def rebuild(
     as_json: JsonFlag = False,
 ) -> None:
     """Drop and re-encode collections from DuckDB (after a model change); PDFs are not parsed again."""
-    from pipeline.index import rebuild as do_rebuild
+    from pipeline.vectors import rebuild as do_rebuild
 
     _quiet_logs()
     _show(do_rebuild(_settings(data_dir, milvus_uri), collection), as_json)
@@ -84,7 +84,7 @@ def rebuild(
 def check(data_dir: DataDir = None, milvus_uri: MilvusUri = None, collection: CollectionOpt = None,
           as_json: JsonFlag = False) -> None:
     """Compare, per paper and column, non-empty DuckDB cells with vectors in Milvus; exit 1 on mismatches."""
-    from pipeline.index import check as do_check
+    from pipeline.vectors import check as do_check
 
     mismatches = do_check(_settings(data_dir, milvus_uri), collection or None)
     if as_json:
@@ -111,7 +111,7 @@ def search(
     as_json: JsonFlag = False,
 ) -> None:
     """Similarity search in one collection; hits come back with their DuckDB text."""
-    from pipeline.index import search as do_search
+    from pipeline.vectors import search as do_search
 
     hits = do_search(_settings(data_dir, milvus_uri), query, collection, table, column, filter, limit)
     if as_json:
@@ -123,8 +123,8 @@ def search(
 
 
 def _vector_checks(settings) -> list[Check]:
-    from pipeline.encode import availability
-    from pipeline.index.encode import model_label
+    from pipeline.vectors.encoders import availability
+    from pipeline.vectors.stage import model_label
     from schemas.vectorstore import collections
 
     out = [Check("vectors", "milvus", True, settings.vectors.milvus_uri or f"Milvus Lite at {settings.data_dir / settings.vectors.lite_dirname}")]

@@ -23,13 +23,13 @@ def _is_lock_error(exc: Exception) -> bool:
     return any(marker in str(exc) for marker in LOCK_MARKERS)
 
 
-def connect(path: Path, *, read_only: bool, timeout: float = 60.0) -> duckdb.DuckDBPyConnection:
+def connect(path: Path, *, read_only: bool, timeout: float = 60.0, config: dict | None = None) -> duckdb.DuckDBPyConnection:
     """Open the database, retrying with jittered backoff while another process holds the lock."""
     deadline = time.monotonic() + timeout
     delay = 0.02
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only)
+            return duckdb.connect(str(path), read_only=read_only, config=config or {})
         except duckdb.IOException as exc:
             if not _is_lock_error(exc) or time.monotonic() >= deadline:
                 if _is_lock_error(exc):
@@ -40,8 +40,8 @@ def connect(path: Path, *, read_only: bool, timeout: float = 60.0) -> duckdb.Duc
 
 
 @contextmanager
-def reading(path: Path, timeout: float = 60.0) -> Iterator[duckdb.DuckDBPyConnection]:
-    con = connect(path, read_only=True, timeout=timeout)
+def reading(path: Path, timeout: float = 60.0, config: dict | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    con = connect(path, read_only=True, timeout=timeout, config=config)
     try:
         yield con
     finally:

@@ -1,12 +1,13 @@
 """Store errors."""
+from pipeline.results import RetryableError
 
 
 class StoreError(Exception):
     pass
 
 
-class StoreBusy(StoreError):
-    """Another process kept the DuckDB file locked for longer than the timeout."""
+class StoreBusy(StoreError, RetryableError):
+    """Another process kept the DuckDB file (or a writer lock) for longer than the timeout: worth retrying."""
 
 
 class StoreMissing(StoreError):

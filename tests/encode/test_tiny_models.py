@@ -8,8 +8,8 @@ import pytest
 
 from tests.encode.tinymodels import build_tiny_bert, build_tiny_clip
 
-from pipeline.encode import availability, load_encoder
-from pipeline.encode.errors import ModelUnavailable
+from pipeline.vectors.encoders import availability, load_encoder
+from pipeline.vectors.errors import ModelUnavailable
 from schemas.vectorstore import collection
 
 BGE = collection("text_sentence_transformers_bge_large_en_v1_5")

@@ -62,13 +62,13 @@ def test_manual_ingest_and_scheduled_run_at_the_same_time(prefect_api, tmp_path)
 
 def test_writer_lock_is_reentrant_and_excludes_other_processes(tmp_path):
     from pipeline.store import StoreBusy
-    from pipeline.store.lock import writer_lock
+    from pipeline.locks import writer_lock
 
     with writer_lock(tmp_path, timeout=1):
         with writer_lock(tmp_path, timeout=1):  # nested in one process: no self-deadlock
             pass
         probe = subprocess.run(
-            [sys.executable, "-c", "import sys; from pipeline.store.lock import writer_lock\n"
+            [sys.executable, "-c", "import sys; from pipeline.locks import writer_lock\n"
                                    "try:\n  with writer_lock(sys.argv[1], timeout=0.5): print('got')\n"
                                    "except Exception as e: print(type(e).__name__)", str(tmp_path)],
             capture_output=True, text=True, cwd=REPO, timeout=60)
@@ -76,7 +76,7 @@ def test_writer_lock_is_reentrant_and_excludes_other_processes(tmp_path):
     with writer_lock(tmp_path, timeout=1):  # released: free again
         pass
     with pytest.raises(StoreBusy):
-        holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from pipeline.store.lock import writer_lock\n"
+        holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from pipeline.locks import writer_lock\n"
                                    "with writer_lock(sys.argv[1]):\n  print('held', flush=True); time.sleep(30)", str(tmp_path)],
                                   stdout=subprocess.PIPE, text=True, cwd=REPO)
         try:

@@ -24,7 +24,7 @@ def _inserted(out: dict) -> int:
 
 
 def test_ingest_encodes_then_rebuild_reencodes_from_duckdb(prefect_api, tmp_path, bm25_only, milvus_server, monkeypatch):
-    pytest.importorskip("pipeline.index")
+    pytest.importorskip("pipeline.vectors")
     from pipeline import pending
     from flows.ingest import ingest_folder
     from flows.rebuild import rebuild_collections

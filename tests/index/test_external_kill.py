@@ -10,8 +10,8 @@ import time
 
 from tests.index.vechelpers import MINILM, REPO, fresh_dir, make_settings
 
-from pipeline.index import check, milvus
-from pipeline.index.cells import counts
+from pipeline.vectors import check, milvus
+from pipeline.vectors.cells import counts
 from pipeline.store import Store
 
 

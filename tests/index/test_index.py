@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from tests.index.vechelpers import BM25, MINILM, fresh_dir, make_settings
 
-from pipeline.index import check, encode_papers, render_vectorstore_prompt, search
-from pipeline.index.cells import counts
+from pipeline.vectors import check, encode_papers, render_vectorstore_prompt, search
+from pipeline.vectors.cells import counts
 from pipeline.store import Store
 
 
@@ -30,7 +30,7 @@ def _known_chunk(settings):
 
 def test_encode_fills_bm25_and_minilm_and_check_is_clean(encoded):
     settings, report = encoded
-    assert report.status == "ok", report.to_dict()
+    assert report.status == "ok", report.to_json()
     by_name = {c.collection: c for c in report.collections}
     n = _cells(settings)
     assert n > 50

@@ -8,9 +8,8 @@ import sys
 
 from tests.index.vechelpers import BGE, BM25, REPO, fresh_dir, make_settings
 
-from pipeline.index import check, encode_papers, milvus, rebuild, search
-from pipeline.index.cells import counts
-from pipeline.index.encode import CRASH_ENV
+from pipeline.vectors import check, encode_papers, milvus, rebuild, search
+from pipeline.vectors.cells import counts
 from pipeline.store import Store
 
 
@@ -50,17 +49,18 @@ def test_changed_paper_is_reencoded_alone_and_removed_paper_loses_vectors(base_d
 
 
 def _encode_in_subprocess(data_dir, crash_after: int | None) -> subprocess.CompletedProcess:
+    # the kill is injected through encode_papers' after_batch callback: SIGKILL after N inserted + flushed batches
     code = (
-        "import sys, json; sys.path.insert(0, '.');"
+        "import os, signal, sys, json; sys.path.insert(0, '.');"
         "from tests.index.vechelpers import make_settings, BM25;"
-        "from pipeline.index import encode_papers;"
-        f"r = encode_papers(make_settings(__import__('pathlib').Path({str(data_dir)!r}), [BM25], papers_per_batch=1));"
-        "print(json.dumps(r.to_dict()))"
+        "from pipeline.vectors import encode_papers;"
+        f"n = [0]; limit = {crash_after or 0};"
+        "hook = lambda: (n.__setitem__(0, n[0] + 1), n[0] >= limit and os.kill(os.getpid(), signal.SIGKILL));"
+        f"r = encode_papers(make_settings(__import__('pathlib').Path({str(data_dir)!r}), [BM25], papers_per_batch=1),"
+        " after_batch=hook if limit else None);"
+        "print(json.dumps(r.to_json()))"
     )
-    env = {k: v for k, v in os.environ.items() if k != CRASH_ENV}
-    if crash_after:
-        env[CRASH_ENV] = str(crash_after)
-    return subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=300)
 
 
 def test_killed_encode_leaves_no_duplicates_after_rerun(base_db, tmp_path):

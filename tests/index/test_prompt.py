@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.index import render_vectorstore_prompt
+from pipeline.vectors import render_vectorstore_prompt
 from schemas.vectorstore import collections
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"

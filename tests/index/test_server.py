@@ -6,7 +6,7 @@ from typer.testing import CliRunner
 from tests.index.vechelpers import BGE, BM25, CLIP, fresh_dir, make_settings
 
 from pipeline.cli import app
-from pipeline.index import check, encode_papers, render_vectorstore_prompt, search
+from pipeline.vectors import check, encode_papers, render_vectorstore_prompt, search
 from pipeline.store import Store
 
 
@@ -14,7 +14,7 @@ def test_server_by_uri_with_bm25_tiny_bge_and_tiny_clip(base_db, tmp_path, tiny_
     data = fresh_dir(base_db, tmp_path)
     settings = make_settings(data, [BM25, BGE, CLIP], tiny_models, milvus_uri=milvus_server, image_dpi=72)
     report = encode_papers(settings)
-    assert report.status == "ok", report.to_dict()
+    assert report.status == "ok", report.to_json()
     by_name = {c.collection: c for c in report.collections}
     n_boxes = sum(Store(settings.duckdb_path).query(f"SELECT count(*) n FROM {t} WHERE bounding_box IS NOT NULL")[0]["n"]
                   for t in ("tables", "images"))

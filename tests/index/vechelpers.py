@@ -21,7 +21,7 @@ def fresh_dir(base_db: Path, root: Path) -> Path:
 
 def make_settings(data_dir: Path, enabled: list[str], models: dict[str, str] | None = None, **vectors):
     from pipeline.config import Settings
-    from pipeline.index.config import CollectionSettings, VectorSettings
+    from pipeline.vectors.config import CollectionSettings, VectorSettings
     from schemas.vectorstore import collections
 
     cols = {c.name: CollectionSettings(enabled=c.name in enabled, model=(models or {}).get(c.name)) for c in collections()}

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.encode import bm25, load_encoder
-from pipeline.index import cells, ledger, milvus
-from pipeline.index.encode import model_label
-from pipeline.index.errors import UnknownCollection
+from pipeline.vectors import bm25
+from pipeline.vectors.encoders import load_encoder
+from pipeline.vectors import cells, ledger, milvus
+from pipeline.vectors.stage import model_label
+from pipeline.vectors.errors import UnknownCollection
 from pipeline.store import Store
 from schemas.vectorstore import collection as schema_collection
 
@@ -38,7 +39,7 @@ def build_filter(table_name: str | None, column_name: str | None, expr: str | No
 def search(settings, query: str, collection: str, table_name: str | None = None, column_name: str | None = None,
            filter: str | None = None, limit: int = 5, *, client=None) -> list[Hit]:  # noqa: A002 (the agent's word)
     """Top `limit` hits. Raises UnknownCollection / ModelUnavailable / pymilvus errors (a bad filter) to the caller.
-    Pass an open `client` (from `pipeline.index.milvus.connect`) to reuse one connection across searches."""
+    Pass an open `client` (from `pipeline.vectors.milvus.connect`) to reuse one connection across searches."""
     try:
         coll = schema_collection(collection)
     except KeyError as exc:

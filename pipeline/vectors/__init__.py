@@ -10,16 +10,16 @@ Milvus Lite (under the data dir) is the default; `vectors.milvus_uri` selects a 
 """
 from __future__ import annotations
 
-from pipeline.index.check import Mismatch, check
-from pipeline.index.config import CollectionSettings, VectorSettings
-from pipeline.index.encode import CollectionReport, EncodeReport, encode_papers, rebuild
-from pipeline.index.errors import ModelUnavailable, StoreLocked, UnknownCollection, VectorError
-from pipeline.index.search import Hit, search
+from pipeline.vectors.check import Mismatch, check
+from pipeline.vectors.config import CollectionSettings, VectorSettings
+from pipeline.vectors.stage import CollectionReport, EncodeReport, encode_papers, rebuild
+from pipeline.vectors.errors import ModelUnavailable, StoreLocked, UnknownCollection, VectorError
+from pipeline.vectors.search import Hit, search
 
 
 def existing_collections(settings) -> list[str]:
     """Schema collections that exist in Milvus (schema order)."""
-    from pipeline.index import milvus
+    from pipeline.vectors import milvus
     from schemas.vectorstore import collections
 
     with milvus.connect(settings) as client:

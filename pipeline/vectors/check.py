@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from pipeline.index import cells, ledger, milvus
-from pipeline.index.encode import target_collections
+from pipeline.vectors import cells, ledger, milvus
+from pipeline.vectors.stage import target_collections
 from pipeline.store import Store
 
 

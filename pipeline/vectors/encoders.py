@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import threading
 
-from pipeline.encode.errors import ModelUnavailable
+from pipeline.vectors.errors import ModelUnavailable
 from pipeline.models import is_available_offline, resolve_model
 from schemas.vectorstore import Collection
 
@@ -51,11 +51,11 @@ def load_encoder(collection: Collection, ref: str | None, *, download: bool = Fa
                 os.environ["HF_HUB_OFFLINE"] = "1"  # the weights are local: never stall on a network probe
             try:
                 if collection.embed_type == "clip":
-                    from pipeline.encode.clip import ClipEncoder
+                    from pipeline.vectors.clip import ClipEncoder
 
                     _cache[key] = ClipEncoder(path, device=device, batch_size=batch_size)
                 else:
-                    from pipeline.encode.dense import SentenceEncoder
+                    from pipeline.vectors.dense import SentenceEncoder
 
                     _cache[key] = SentenceEncoder(path, device=device, batch_size=batch_size)
             finally:

@@ -5,7 +5,6 @@ Only features a Milvus server accepts are used: explicit INT64 ids, filter delet
 """
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 import time
@@ -14,7 +13,8 @@ from contextlib import contextmanager
 from hashlib import blake2b
 from pathlib import Path
 
-from pipeline.index.errors import StoreLocked
+from pipeline.locks import held_elsewhere
+from pipeline.vectors.errors import StoreLocked
 from schemas.vectorstore import Collection
 
 # pymilvus pings every 10 s; Milvus Lite's server answers "too_many_pings" and gRPC's C core logs each GOAWAY as
@@ -35,21 +35,6 @@ def uri_for(settings) -> str:
     return settings.vectors.milvus_uri or str(lite_path(settings))
 
 
-def _lite_is_locked(path: Path) -> bool:
-    lock = path / "LOCK"
-    if not lock.exists():
-        return False
-    fd = os.open(lock, os.O_RDWR)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return False
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-
-
 @contextmanager
 def connect(settings) -> Iterator:
     """A MilvusClient, closed on exit (which releases a Milvus Lite store for other processes)."""
@@ -60,7 +45,7 @@ def connect(settings) -> Iterator:
         path = lite_path(settings)
         path.parent.mkdir(parents=True, exist_ok=True)
         deadline = time.monotonic() + settings.vectors.lock_timeout
-        while _lite_is_locked(path):  # Milvus Lite is one process per store: wait, then say so plainly
+        while held_elsewhere(path / "LOCK"):  # Milvus Lite is one process per store: wait, then say so plainly
             if time.monotonic() > deadline:
                 raise StoreLocked(f"Milvus Lite store {path} is held by another process; "
                                   "wait for it, or run `milvus-lite server` and pass --milvus-uri")

@@ -1,4 +1,4 @@
-"""Cross-process locks on files under the data dir (POSIX `flock`).
+"""Every cross-process file lock of paperbase, in one place (POSIX `flock`).
 
 DuckDB admits one writer process (which also shuts out readers) and Milvus Lite one process per store. Two
 paperbase processes (a scheduled flow run and a manual `ingest`) serialize their writes on these locks instead
@@ -89,9 +89,25 @@ def milvus_lock(data_dir: Path | str, timeout: float = 1800.0):
     return file_lock(Path(data_dir) / MILVUS_LOCK, timeout, what="Milvus Lite lock")
 
 
+def held_elsewhere(path: Path | str) -> bool:
+    """Whether another process holds an flock on `path` right now (e.g. Milvus Lite's own LOCK file)."""
+    path = Path(path)
+    if not path.exists():
+        return False
+    fd = os.open(path, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+
+
 def uses_milvus_lite(milvus_uri: str | None) -> bool:
     """Milvus Lite is the embedded default (no URI) or a local file path; a server URI needs no lock."""
     return not milvus_uri or "://" not in milvus_uri
 
 
-__all__ = ["file_lock", "writer_lock", "milvus_lock", "uses_milvus_lite", "WRITER_LOCK", "MILVUS_LOCK"]
+__all__ = ["file_lock", "writer_lock", "milvus_lock", "held_elsewhere", "uses_milvus_lite", "WRITER_LOCK", "MILVUS_LOCK"]

@@ -8,55 +8,51 @@ inference runs with no DuckDB connection held.
 from __future__ import annotations
 
 import logging
-import os
-import signal
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from pipeline.encode import availability, bm25, load_encoder, model_ref
-from pipeline.index import cells, ledger, milvus
-from pipeline.index.errors import ModelUnavailable, UnknownCollection, VectorError
+from pipeline.vectors import bm25
+from pipeline.vectors.encoders import availability, load_encoder, model_ref
+from pipeline.vectors import cells, ledger, milvus
+from pipeline.vectors.errors import ModelUnavailable, UnknownCollection, VectorError
+from pipeline.results import StageResult, Status, combine
 from pipeline.store import Store
 from schemas.vectorstore import Collection, collection, collections
 
 log = logging.getLogger("paperbase.index")
 EMPTY = "empty"  # fingerprint of a paper with no encodable cells of a modality
-CRASH_ENV = "PAPERBASE_VECTORS_CRASH_AFTER_BATCHES"  # test hook: SIGKILL self after N inserted batches
 _INSERT_ROWS = 512
 
 
-@dataclass
-class CollectionReport:
+@dataclass(kw_only=True)
+class CollectionReport(StageResult):
     collection: str
-    status: str = "ok"  # ok | unchanged | skipped | error | partial
+    status: Status = Status.OK  # ok | unchanged | skipped | failed | partial
     model: str | None = None
     papers_encoded: int = 0
     papers_removed: int = 0
     vectors_inserted: int = 0
-    seconds: float = 0.0
     model_seconds: float = 0.0  # time inside model.encode / BM25 analysis (bench compares the rest against it)
     message: str = ""
-    errors: list[str] = field(default_factory=list)
 
 
-@dataclass
-class EncodeReport:
+@dataclass(kw_only=True)
+class EncodeReport(StageResult):
     collections: list[CollectionReport] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
 
     @property
-    def status(self) -> str:
-        if self.errors or any(c.status == "error" for c in self.collections):
-            return "error" if not any(c.status in ("ok", "unchanged") for c in self.collections) else "partial"
-        return "partial" if any(c.status == "partial" for c in self.collections) else "ok"
+    def status(self) -> Status:
+        parts = [c.status for c in self.collections if c.status is not Status.SKIPPED]
+        if self.errors:
+            parts.append(Status.FAILED)
+        status = combine(parts)
+        return Status.OK if status is Status.UNCHANGED else status
 
     @property
     def inserted(self) -> int:
         return sum(c.vectors_inserted for c in self.collections)
-
-    def to_dict(self) -> dict:
-        return {"status": self.status, "errors": self.errors, "collections": [asdict(c) for c in self.collections]}
 
 
 def target_collections(settings, names: list[str] | None) -> list[Collection]:
@@ -74,7 +70,7 @@ def model_label(coll: Collection, settings) -> str:
 
 
 def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: list[str] | None = None,
-                  force: bool = False) -> EncodeReport:
+                  force: bool = False, after_batch: Callable[[], None] | None = None) -> EncodeReport:
     """Encode papers whose encodable cells changed since they were last encoded (or `paper_ids`; `force` re-encodes
     them even if unchanged). Papers gone from DuckDB lose their vectors. Returns a report; never raises per paper."""
     report = EncodeReport()
@@ -95,10 +91,10 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
                        bm25=ledger.bm25_papers(con))
     loaded = []
     for coll in targets:
-        rep = CollectionReport(coll.name, model=model_label(coll, settings))
+        rep = CollectionReport(collection=coll.name, model=model_label(coll, settings))
         report.collections.append(rep)
         if not cells.columns(coll.modality):
-            rep.status, rep.message = "skipped", f"no encodable {coll.modality} columns in the schema"
+            rep.status, rep.message = Status.SKIPPED, f"no encodable {coll.modality} columns in the schema"
             continue
         try:
             ref = rep.model if coll.embed_type != "bm25" else None
@@ -109,11 +105,11 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
                 coll, ref, download=settings.vectors.download, device=settings.vectors.device,
                 batch_size=settings.vectors.batch_size)) if ref else None
         except ModelUnavailable as exc:
-            rep.status, rep.message = "skipped", str(exc)
+            rep.status, rep.message = Status.SKIPPED, str(exc)
             log.warning("skipping %s", exc)
             continue
         except Exception as exc:  # a broken model must not stop the other collections
-            rep.status, rep.message = "error", f"loading {rep.model!r} failed: {type(exc).__name__}: {exc}"
+            rep.status, rep.message = Status.FAILED, f"loading {rep.model!r} failed: {type(exc).__name__}: {exc}"
             continue
         loaded.append((coll, enc, rep))
     if not loaded:
@@ -123,9 +119,9 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
             for coll, enc, rep in loaded:
                 started = time.perf_counter()
                 try:
-                    _encode_collection(settings, store, client, coll, enc, rep, state, paper_ids, force)
+                    _encode_collection(settings, store, client, coll, enc, rep, state, paper_ids, force, after_batch)
                 except Exception as exc:  # Milvus or DuckDB trouble: report it, keep going with other collections
-                    rep.status = "error"
+                    rep.status = Status.FAILED
                     rep.errors.append(f"{type(exc).__name__}: {exc}")
                 rep.seconds = round(time.perf_counter() - started, 3)
     except VectorError as exc:
@@ -160,7 +156,7 @@ def _fingerprint(coll: Collection, settings, state: _State, pdf_id: str) -> str:
 
 
 def _encode_collection(settings, store: Store, client, coll: Collection, enc, rep: CollectionReport, state: _State,
-                       paper_ids: list[str] | None, force: bool) -> None:
+                       paper_ids: list[str] | None, force: bool, after_batch: Callable[[], None] | None) -> None:
     dim = lambda: getattr(enc, "dim", None)  # noqa: E731  (asking loads the model: only when creating)
     done = state.done[coll.name]
     if coll.name not in milvus.existing(client):
@@ -174,7 +170,7 @@ def _encode_collection(settings, store: Store, client, coll: Collection, enc, re
     else:
         recorded = state.known.get(coll.name)
         if recorded and recorded[0] != rep.model:
-            rep.status = "error"
+            rep.status = Status.FAILED
             rep.message = (f"built with {recorded[0]!r} but configured model is {rep.model!r}; "
                            f"run `paperbase rebuild --collection {coll.name}`")
             return
@@ -208,7 +204,7 @@ def _encode_collection(settings, store: Store, client, coll: Collection, enc, re
             log.info("%s: corpus mean length moved to %.1f; re-encoding %d paper(s)", coll.name, avgdl, len(drifted))
 
     if not stale:
-        rep.status = "unchanged" if not orphans else "ok"
+        rep.status = Status.UNCHANGED if not orphans else Status.OK
         return
     step = max(1, settings.vectors.papers_per_batch)
     for i in range(0, len(stale), step):
@@ -217,7 +213,8 @@ def _encode_collection(settings, store: Store, client, coll: Collection, enc, re
             batch_cells = cells.load(con, coll.modality, batch)
         rows = _vectors(settings, coll, enc, batch_cells, avgdl, rep)
         _replace(store, client, coll, batch, rows)
-        _maybe_crash()
+        if after_batch:  # e.g. a test that kills the process at the worst moment: vectors written, ledger not yet
+            after_batch()
         records = {p: ledger.PaperRow(_fingerprint(coll, settings, state, p), sum(1 for r in rows if r["pdf_id"] == p), avgdl)
                    for p in batch}
         with store.writing() as con:
@@ -229,7 +226,7 @@ def _encode_collection(settings, store: Store, client, coll: Collection, enc, re
         log.info("%s: %d/%d paper(s) encoded", coll.name, min(i + step, len(stale)), len(stale))
     rep.model_seconds = round(rep.model_seconds, 3)
     if rep.errors:
-        rep.status = "partial"
+        rep.status = Status.PARTIAL
 
 
 def _bm25_plan(store: Store, settings, state: _State, stale: list[str], orphans: list[str], rep: CollectionReport):
@@ -295,17 +292,6 @@ def _replace(store: Store, client, coll: Collection, batch: list[str], rows: lis
     client.flush(coll.name)
 
 
-_batches_done = 0
-
-
-def _maybe_crash() -> None:
-    global _batches_done
-    _batches_done += 1
-    limit = os.environ.get(CRASH_ENV)
-    if limit and _batches_done >= int(limit):
-        os.kill(os.getpid(), signal.SIGKILL)  # the worst moment: vectors written, ledger not yet
-
-
 def rebuild(settings, collection: str | None = None) -> EncodeReport:
     """Drop and re-encode one collection (or every enabled one) from DuckDB, e.g. after a model change. A collection
     whose model is unavailable is left untouched."""
@@ -325,7 +311,8 @@ def rebuild(settings, collection: str | None = None) -> EncodeReport:
         if ok:
             ready.append(coll.name)
         else:
-            report.collections.append(CollectionReport(coll.name, "skipped", model_label(coll, settings), message=why))
+            report.collections.append(CollectionReport(collection=coll.name, status=Status.SKIPPED,
+                                                         model=model_label(coll, settings), message=why))
     if not ready:
         return report
     with milvus.connect(settings) as client:

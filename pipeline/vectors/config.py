@@ -1,9 +1,12 @@
-"""Vector index settings: where Milvus lives, which collections are encoded with which model."""
+"""Vector stage settings: where Milvus lives, which collections are encoded with which model (one [vectors] section),
+and the encoder constants the settings default to."""
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from pipeline.encode.config import BM25_B, BM25_K1, DEFAULT_BATCH_SIZE
+BM25_K1 = 1.5  # term-frequency saturation
+BM25_B = 0.75  # length normalisation
+DEFAULT_BATCH_SIZE = 32  # texts or images per forward pass
 
 
 class CollectionSettings(BaseModel):

@@ -16,7 +16,7 @@ from hashlib import blake2b
 
 import snowballstemmer
 
-from pipeline.encode.config import BM25_B, BM25_K1
+from pipeline.vectors.config import BM25_B, BM25_K1
 
 # Common English function words (hand-written list; stemmed before comparison is not needed: we test raw tokens).
 STOP_WORDS = frozenset(

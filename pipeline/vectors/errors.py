@@ -1,17 +1,21 @@
 """Errors of the vector stage. Batch entry points return them inside reports; single calls (search) raise them."""
 from __future__ import annotations
 
-from pipeline.encode.errors import ModelUnavailable  # re-exported: encoders raise it, callers catch it from here
+from pipeline.results import RetryableError
 
 __all__ = ["VectorError", "ModelUnavailable", "StoreLocked", "UnknownCollection"]
 
 
 class VectorError(RuntimeError):
-    """Base class for vector index errors."""
+    """Base class for vector stage errors."""
 
 
-class StoreLocked(VectorError):
-    """Another process holds the Milvus Lite store."""
+class ModelUnavailable(VectorError):
+    """A collection's model is not available offline (and downloads are off)."""
+
+
+class StoreLocked(VectorError, RetryableError):
+    """Another process holds the Milvus Lite store (worth retrying once it lets go)."""
 
 
 class UnknownCollection(VectorError):

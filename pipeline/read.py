@@ -1,0 +1,198 @@
+"""The one read API: every reader (the CLI's search, the agent, MCP, evaluate) reads DuckDB and Milvus through here.
+
+Rules:
+- SQL is guarded because readers run SQL written by a model: exactly one read statement (`SELECT`, `WITH ... SELECT`,
+  `DESCRIBE`, `SHOW`, `SUMMARIZE`) passes; it runs on a read-only connection with external access disabled (no file
+  or URL table functions, no COPY, ATTACH, INSTALL/LOAD) and the configuration locked (no SET, PRAGMA changes), under a
+  per-query timeout (the query is interrupted) and a row cap (the result says when rows were cut). The statement type
+  comes from DuckDB's own parser (`duckdb.extract_statements`), never from matching keywords by hand.
+- One Milvus client per `Reader`, opened on first search and reused for every later one (close the reader to let go
+  of a Milvus Lite store).
+- Page images are looked up by paper id in the database; an id is never used as a path.
+- The schema texts the agent sees are rendered from `schemas/` (the database prompt) and from the collections that
+  exist (the vectorstore prompt).
+Errors a caller can show to a model or a user are `ReadError`s with a one-line message.
+"""
+from __future__ import annotations
+
+import threading
+import uuid
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+
+from pipeline.config import Settings
+from pipeline.store.connection import reading
+from pipeline.store.errors import StoreMissing
+from pipeline.vectors import milvus
+from pipeline.vectors.search import Hit, search as _search
+
+# Statement types a reader may run; everything else (INSERT, COPY, ATTACH, PRAGMA, SET, CREATE, ...) is refused.
+READ_STATEMENTS = frozenset({"SELECT", "EXPLAIN"})
+# DuckDB settings of every guarded connection: the database file is the only thing it may touch.
+GUARDED_CONFIG = {"enable_external_access": False, "autoinstall_known_extensions": False,
+                  "autoload_known_extensions": False, "lock_configuration": True}
+
+
+class ReadError(Exception):
+    """A read that cannot be answered; the message is one line, fit for a user or a model."""
+
+
+class QueryRefused(ReadError):
+    """The SQL is not exactly one read statement (or tries to reach outside the database)."""
+
+
+class QueryTimeout(ReadError):
+    """The query ran past its time limit and was interrupted."""
+
+
+class QueryFailed(ReadError):
+    """DuckDB rejected or failed the query (syntax, unknown column, ...)."""
+
+
+class NotFound(ReadError):
+    """No such paper or page in the database."""
+
+
+@dataclass
+class SqlResult:
+    columns: list[str]
+    rows: list[tuple]
+    truncated: bool = False  # more rows existed than the cap allowed
+
+    def records(self) -> list[dict[str, Any]]:
+        return [dict(zip(self.columns, row)) for row in self.rows]
+
+
+def check_read_only(sql: str) -> None:
+    """Raise QueryRefused unless `sql` is exactly one read statement."""
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error as exc:
+        raise QueryFailed(_one_line(exc)) from None
+    if len(statements) != 1:
+        raise QueryRefused(f"exactly one SQL statement is allowed, got {len(statements)}")
+    kind = statements[0].type.name
+    if kind not in READ_STATEMENTS:
+        raise QueryRefused(f"only read-only queries are allowed, not {kind}")
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+@dataclass
+class Reader:
+    """Read access to one data dir. Use as a context manager (or call `close()`) to release the Milvus client."""
+
+    settings: Settings
+    sql_timeout_s: float = 30.0
+    max_rows: int = 10_000
+    _stack: ExitStack = field(default_factory=ExitStack, repr=False)
+    _client: Any = field(default=None, repr=False)
+
+    def __enter__(self) -> Reader:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._stack.close()
+        self._client = None
+
+    # ---- SQL ---------------------------------------------------------------------------------------------
+
+    def sql(self, query: str, params: list | None = None, *, timeout_s: float | None = None,
+            max_rows: int | None = None) -> SqlResult:
+        """Run one guarded read statement; at most `max_rows` rows (`truncated` says when more existed)."""
+        check_read_only(query)
+        cap = self.max_rows if max_rows is None else max_rows
+        path = self.settings.duckdb_path
+        if not path.exists():
+            raise StoreMissing(f"no database at {path}; run `paperbase ingest DIR` first")
+        with reading(path, config=GUARDED_CONFIG) as con:
+            timer = threading.Timer(timeout_s or self.sql_timeout_s, con.interrupt)
+            timer.start()
+            try:
+                cur = con.execute(query, params or [])
+                columns = [d[0] for d in cur.description] if cur.description else []
+                rows = cur.fetchmany(cap + 1)
+            except duckdb.InterruptException:
+                raise QueryTimeout(f"the query ran longer than {timeout_s or self.sql_timeout_s:g} s and was stopped") from None
+            except duckdb.PermissionException as exc:
+                raise QueryRefused(_one_line(exc)) from None
+            except duckdb.Error as exc:
+                raise QueryFailed(_one_line(exc)) from None
+            finally:
+                timer.cancel()
+        return SqlResult(columns, rows[:cap], truncated=len(rows) > cap)
+
+    def papers(self) -> list[dict[str, Any]]:
+        """Every stored paper: id, title, venue, year, pages."""
+        return self.sql("SELECT CAST(paper_id AS VARCHAR) AS paper_id, title, conference_abbreviation, pub_year, "
+                        "num_pages FROM metadata ORDER BY title").records()
+
+    # ---- vectors -----------------------------------------------------------------------------------------
+
+    @property
+    def client(self):
+        """The reader's one Milvus client (opened on first use)."""
+        if self._client is None:
+            self._client = self._stack.enter_context(milvus.connect(self.settings))
+        return self._client
+
+    def search(self, query: str, collection: str, table_name: str | None = None, column_name: str | None = None,
+               filter: str | None = None, limit: int = 5) -> list[Hit]:  # noqa: A002 (the agent's word)
+        """Top `limit` hits of one collection, joined back to their DuckDB text (or bbox for image hits)."""
+        return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client)
+
+    def collections(self) -> list[str]:
+        """Collections that exist in Milvus, in schema order."""
+        from schemas.vectorstore import collections
+
+        names = milvus.existing(self.client)
+        return [c.name for c in collections() if c.name in names]
+
+    # ---- pages -------------------------------------------------------------------------------------------
+
+    def page_image(self, paper_id: str, page_number: int, bbox: list[float] | None = None, dpi: int = 144) -> bytes:
+        """PNG of a stored paper's page (or of `bbox` = [x0, y0, w, h] on it). The id is looked up, never a path."""
+        try:
+            key = str(uuid.UUID(str(paper_id)))
+        except ValueError:
+            raise NotFound(f"{paper_id!r} is not a paper id (a UUID from metadata.paper_id)") from None
+        rows = self.sql("SELECT pdf_path, num_pages FROM metadata WHERE CAST(paper_id AS VARCHAR) = ?", [key]).rows
+        if not rows:
+            raise NotFound(f"no paper with id {key} in the database")
+        pdf_path, num_pages = rows[0]
+        if not isinstance(page_number, int) or not 1 <= page_number <= (num_pages or 0):
+            raise NotFound(f"paper {key} has pages 1 to {num_pages}; there is no page {page_number!r}")
+        from pipeline.render import page_png
+
+        try:
+            return page_png(pdf_path, page_number, bbox, dpi)
+        except FileNotFoundError:
+            raise NotFound(f"the PDF of paper {key} is no longer at {pdf_path}") from None
+        except ValueError as exc:
+            raise ReadError(_one_line(exc)) from None
+
+    # ---- prompt texts ------------------------------------------------------------------------------------
+
+    def database_prompt(self) -> str:
+        """The `[Database Schema]` body the agent sees (after the line naming the .sql file)."""
+        from pipeline.store.schema import render_schema_prompt
+
+        return render_schema_prompt()
+
+    def vectorstore_prompt(self) -> str:
+        """The `[Vectorstore Schema]` block for the collections that exist."""
+        from schemas.vectorstore import render_prompt
+
+        return render_prompt(self.collections())
+
+
+__all__ = ["Reader", "SqlResult", "Hit", "ReadError", "QueryRefused", "QueryTimeout", "QueryFailed", "NotFound",
+           "check_read_only", "READ_STATEMENTS"]
