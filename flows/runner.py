@@ -1,5 +1,4 @@
-"""Entry points the CLI finds through the `paperbase.runners` group (pyproject.toml): it never imports Prefect
-or this package itself, so `pipeline` keeps working without them."""
+"""What the CLI calls to run the flows: `paperbase ingest` as one flow run, `paperbase serve` as deployments."""
 from __future__ import annotations
 
 import os
@@ -8,11 +7,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import prefect  # noqa: F401  (fail at entry-point load when Prefect is missing: the CLI then falls back)
-
 from flows.env import ensure_api
 from pipeline.config import Settings
 from pipeline.ingest import FileResult, IngestReport
+from pipeline.results import Status
 
 # Downstream stages after parse + store, as a comma list ("summarize,encode"; empty: parse + store only). Both
 # `paperbase ingest` and served scheduled runs do the whole pipeline unless it is set.
@@ -38,7 +36,8 @@ def run_ingest(folder: Path, settings: Settings, *, force: bool = False, retry_f
         out = ingest_folder(str(Path(folder).resolve()), data_dir=str(settings.data_dir.resolve()), force=force,
                             retry_failed=retry_failed, workers=settings.workers,
                             stages=stages if stages is not None else stages_from_env(None))
-    return IngestReport(results=[FileResult(**r) for r in out["files"]], seconds=out["seconds"], stages=out.get("stages") or {})
+    files = [FileResult(**{**r, "status": Status(r["status"])}) for r in out["files"]]
+    return IngestReport(results=files, seconds=out["seconds"], stages=out.get("stages") or {})
 
 
 def serve(folders: list[Path], settings: Settings, *, cron: str | None = None, interval: float | None = None,

@@ -6,16 +6,11 @@ Bounding boxes are always `(x0, y0, w, h)` in PDF points with a top-left origin.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
+
+from pipeline.ids import paper_id
+from pipeline.results import Status
 
 BBox = tuple[float, float, float, float]
-
-
-class Status(StrEnum):
-    OK = "ok"
-    PARTIAL = "partial"  # stored, but some view failed; see errors
-    FAILED = "failed"  # nothing stored
-    SKIPPED = "skipped"  # unchanged since the last successful run
 
 
 @dataclass
@@ -114,8 +109,6 @@ class ParsedPaper:
 
     @property
     def paper_id(self) -> str:
-        from pipeline.ids import paper_id
-
         return paper_id(self.metadata.title, self.metadata.venue_year)
 
     @property

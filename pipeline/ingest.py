@@ -1,46 +1,49 @@
-"""Ingest a folder: ledger decides what changed, backends parse in worker processes, the store replaces each
-paper's rows in one short transaction. One bad file never stops the folder and never leaves partial rows."""
+"""The one ingest runner: the ledger decides what changed, `ingest_file` parses one PDF (in the worker pool) and
+stores it (one short transaction), `ingest` runs it over a folder and then the downstream stages for what is pending.
+
+One bad file never stops the folder and never leaves partial rows. The Prefect flows reuse this runner unchanged: they
+pass an `executor` that runs `ingest_file` as a task per PDF and a `stage_runner` that runs each downstream stage as a
+task (retries, concurrency, UI); they own no loop of their own.
+"""
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import duckdb
 
-from pipeline import pending
+from pipeline import pending, stages as downstream
 from pipeline.config import Settings
-from pipeline.document import ParsedPaper, Status
-from pipeline.parse.base import ParseOptions
-from pipeline.store import FileRecord, Store
+from pipeline.document import ParsedPaper
 from pipeline.locks import writer_lock
+from pipeline.results import RetryableError, StageResult, Status
+from pipeline.store import FileRecord, Store
+from pipeline.workers import Outcome, ParserPool, parse_one
 
 
-@dataclass
-class FileResult:
+@dataclass(kw_only=True)
+class FileResult(StageResult):
+    """Parse + store of one PDF. `error` is the one-line reason (failed, partial or duplicate)."""
+
     path: str
-    status: str
+    status: Status
     paper_id: str | None = None
     error: str | None = None
-    seconds: float = 0.0
     rows: dict[str, int] = field(default_factory=dict)
     pages: int = 0
 
-    def to_json(self) -> dict:
-        return {"path": self.path, "paper_id": self.paper_id, "status": self.status, "error": self.error,
-                "seconds": round(self.seconds, 3), "pages": self.pages, "rows": self.rows}
 
-
-@dataclass
-class IngestReport:
+@dataclass(kw_only=True)
+class IngestReport(StageResult):
     results: list[FileResult] = field(default_factory=list)
-    seconds: float = 0.0
-    stages: dict[str, dict] = field(default_factory=dict)  # downstream stage results (summarize, encode)
+    stages: dict[str, dict] = field(default_factory=dict)  # downstream stage results (summarize, encode), as JSON
+
+    json_extra = ()
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)
@@ -86,31 +89,16 @@ def plan(store: Store, paths: Iterable[Path], *, force: bool = False, retry_fail
         prev = known.get(str(path))
         settled = prev is not None and (prev.status in (Status.OK, Status.PARTIAL) or not retry_failed)
         if prev and not force and settled and prev.size == st.st_size and prev.mtime_ns == st.st_mtime_ns:
-            unchanged.append(FileResult(str(path), Status.SKIPPED, prev.paper_id, prev.error))
+            unchanged.append(FileResult(path=str(path), status=Status.SKIPPED, paper_id=prev.paper_id, error=prev.error))
             continue
         digest = sha256_file(path)
         if prev and not force and settled and prev.sha256 == digest:
             prev.mtime_ns, prev.size = st.st_mtime_ns, st.st_size
             store.record(prev)
-            unchanged.append(FileResult(str(path), Status.SKIPPED, prev.paper_id, prev.error))
+            unchanged.append(FileResult(path=str(path), status=Status.SKIPPED, paper_id=prev.paper_id, error=prev.error))
             continue
         todo.append(Task(path, digest, st.st_size, st.st_mtime_ns, prev))
     return todo, unchanged
-
-
-def parse_one(path: str, options: ParseOptions) -> tuple[ParsedPaper | None, str | None, float]:
-    """Worker entry point: (paper, error message, seconds). Never raises for bad input."""
-    from pipeline.parse.base import get_backend
-    from pipeline.parse.errors import ParseError
-
-    t0 = time.perf_counter()
-    try:
-        paper = get_backend(options).parse(Path(path), options)
-        return paper, None, time.perf_counter() - t0
-    except ParseError as exc:
-        return None, str(exc), time.perf_counter() - t0
-    except Exception as exc:  # a parser bug must not take the folder down either
-        return None, f"parse_error: {type(exc).__name__}: {exc}", time.perf_counter() - t0
 
 
 def _ledger_rows(store: Store, where: str, params: list) -> list[dict]:
@@ -145,18 +133,19 @@ def _owner(store: Store, paper_id: str, path: str) -> str | None:
     return next((r["path"] for r in rows if Path(r["path"]).exists()), None)
 
 
-def store_result(store: Store, task: Task, outcome: tuple[ParsedPaper | None, str | None, float],
+def store_result(store: Store, task: Task, outcome: Outcome,
                  backend: str = "pymupdf") -> FileResult:
     """Write one parse outcome (rows + ledger, or ledger only). Runs under the data dir's writer lock and re-reads
     the ledger inside it, so two processes never store the same file or the same paper twice."""
     with writer_lock(store.path.parent, store.lock_timeout):
         done = _handled_elsewhere(store, task)
         if done:
-            return FileResult(str(task.path), Status.SKIPPED, str(done["paper_id"]) if done["paper_id"] else None, done["error"])
+            return FileResult(path=str(task.path), status=Status.SKIPPED,
+                              paper_id=str(done["paper_id"]) if done["paper_id"] else None, error=done["error"])
         return _store_locked(store, task, outcome, backend)
 
 
-def _store_locked(store: Store, task: Task, outcome: tuple[ParsedPaper | None, str | None, float], backend: str) -> FileResult:
+def _store_locked(store: Store, task: Task, outcome: Outcome, backend: str) -> FileResult:
     paper, error, seconds = outcome
     path = str(task.path)
     record = FileRecord(path=path, sha256=task.sha256, size=task.size, mtime_ns=task.mtime_ns, backend=backend)
@@ -168,82 +157,105 @@ def _store_locked(store: Store, task: Task, outcome: tuple[ParsedPaper | None, s
         if prev_id and task.previous.status in (Status.OK, Status.PARTIAL):
             record.error = f"{error} (rows of the previous version kept)"
         store.record(record)
-        return FileResult(path, Status.FAILED, prev_id, record.error, seconds)
+        return FileResult(path=path, status=Status.FAILED, paper_id=prev_id, error=record.error, seconds=seconds)
     pid = paper.paper_id
     owner = _owner(store, pid, path)
     if owner:
-        record.status, record.paper_id = "duplicate", pid
+        record.status, record.paper_id = Status.DUPLICATE, pid
         record.error = f"same paper (paper_id {pid}) as {owner}; not stored twice"
         store.record(record)
-        return FileResult(path, "duplicate", pid, record.error, seconds)
+        return FileResult(path=path, status=Status.DUPLICATE, paper_id=pid, error=record.error, seconds=seconds)
     record.paper_id, record.status = pid, paper.status
     record.error = "; ".join(paper.errors) or None
     record.timings = {**paper.timings, "parse": seconds}
     t0 = time.perf_counter()
     counts = store.save_paper(paper, record, replaces=prev_id)
     record.timings["store"] = time.perf_counter() - t0
-    return FileResult(path, paper.status, pid, record.error, seconds, counts, len(paper.pages))
+    return FileResult(path=path, status=Status(paper.status), paper_id=pid, error=record.error, seconds=seconds,
+                      rows=counts, pages=len(paper.pages))
 
 
-def _run_parsers(tasks: list[Task], options: ParseOptions, workers: int, on_done: Callable[[Task, tuple], None]) -> None:
-    """Parse tasks in worker processes; results are handed to on_done in the main process as they finish.
-    A file that crashes its worker (e.g. a MuPDF segfault) twice is reported failed; the others continue."""
-    if workers <= 1 or len(tasks) == 1:
-        for task in tasks:
-            on_done(task, parse_one(str(task.path), options))
-        return
-    pending = list(tasks)
-    crashes: dict[str, int] = {}
-    ctx = multiprocessing.get_context("spawn")  # no fork: torch/onnxruntime threads do not survive fork
-    while pending:
-        retry: list[Task] = []
-        with ProcessPoolExecutor(max_workers=min(workers, len(pending)), mp_context=ctx) as pool:
-            futures: list[tuple[Task, Future]] = [(t, pool.submit(parse_one, str(t.path), options)) for t in pending]
-            for task, fut in futures:
-                try:
-                    outcome = fut.result()
-                except BrokenProcessPool:
-                    crashes[str(task.path)] = crashes.get(str(task.path), 0) + 1
-                    if crashes[str(task.path)] >= 2:
-                        on_done(task, (None, "parse_error: the parser process crashed on this file", 0.0))
-                    else:
-                        retry.append(task)
-                    continue
-                on_done(task, outcome)
-        pending = retry
+def ingest_file(task: Task, settings: Settings, parser: ParserPool) -> FileResult:
+    """The per-file step: parse one PDF in the pool and store it (one short locked transaction). Skips work another
+    process finished meanwhile. Raises only RetryableError (a busy store): bad input is a recorded result."""
+    store = Store(settings.duckdb_path)
+    if not still_needed(store, task):
+        return FileResult(path=str(task.path), status=Status.SKIPPED,
+                          paper_id=task.previous.paper_id if task.previous else None)
+    outcome = parser.parse(str(task.path))
+    if outcome[0] is not None:  # marked before the write: a crash right after it still leaves the paper pending
+        pending.add(settings.data_dir, [outcome[0].paper_id])
+    return store_result(store, task, outcome, backend=settings.parse.backend)
+
+
+def unfinished(task: Task, exc: BaseException) -> FileResult:
+    """A file whose step raised (transient trouble that outlasted its retries, or a bug): reported, not recorded,
+    so the next run tries it again."""
+    kind = "transient" if isinstance(exc, RetryableError) else "error"
+    return FileResult(path=str(task.path), status=Status.FAILED, error=f"{kind}: {type(exc).__name__}: {exc}")
+
+
+FileStep = Callable[[Task], FileResult]
+
+
+class Executor(Protocol):
+    """Runs the per-file step over the tasks; yields (task, result or the exception it raised) as each finishes."""
+
+    def __call__(self, step: FileStep, tasks: list[Task]) -> Iterator[tuple[Task, FileResult | BaseException]]: ...
+
+
+def threaded(workers: int) -> Executor:
+    """The library executor: `workers` threads, each parsing through the shared pool and storing its result."""
+
+    def run(step: FileStep, tasks: list[Task]) -> Iterator[tuple[Task, FileResult | BaseException]]:
+        with ThreadPoolExecutor(max(1, workers)) as pool:
+            futures = {pool.submit(step, t): t for t in tasks}
+            for fut in as_completed(futures):
+                exc = fut.exception()
+                yield futures[fut], exc if exc is not None else fut.result()
+
+    return run
 
 
 def ingest(
-    folder: Path,
+    folder: Path | list[Path],
     settings: Settings,
     *,
     force: bool = False,
     retry_failed: bool = False,
+    stages: list[str] | None = None,
     on_start: Callable[[int], None] | None = None,
     on_result: Callable[[FileResult], None] | None = None,
+    executor: Executor | None = None,
+    stage_runner: downstream.StageRunner | None = None,
+    parser: ParserPool | None = None,
 ) -> IngestReport:
-    """Parse and store every new or changed PDF under folder."""
+    """Parse and store every new or changed PDF under `folder` (or in a list of paths), then run the downstream
+    `stages` (None or []: none) for every pending paper."""
     t0 = time.perf_counter()
     store = Store(settings.duckdb_path)
     if not store.exists():
         store.init()
-    paths = scan(folder)
+    paths = scan(folder) if isinstance(folder, (str, Path)) else list(folder)
     tasks, unchanged = plan(store, paths, force=force, retry_failed=retry_failed)
     report = IngestReport(results=list(unchanged))
     if on_start:
         on_start(len(tasks))
-
-    def done(task: Task, outcome: tuple) -> None:
-        if outcome[0] is not None:  # marked before the write: a crash right after it still leaves the paper pending
-            pending.add(settings.data_dir, [outcome[0].paper_id])
-        result = store_result(store, task, outcome, settings.parse.backend)
-        report.results.append(result)
-        if on_result:
-            on_result(result)
-
     if tasks:
         store.init()
-        _run_parsers(tasks, settings.parse, settings.workers, done)
+        with parser or ParserPool(settings.parse, settings.workers) as pool:
+            step = lambda task: ingest_file(task, settings, pool)  # noqa: E731
+            for task, outcome in (executor or threaded(settings.workers))(step, tasks):
+                result = outcome if isinstance(outcome, FileResult) else unfinished(task, outcome)
+                report.results.append(result)
+                if on_result:
+                    on_result(result)
     report.results.sort(key=lambda r: r.path)
+    if stages:
+        report.stages = downstream.run_downstream(settings, stages, runner=stage_runner)
     report.seconds = time.perf_counter() - t0
     return report
+
+
+__all__ = ["ingest", "ingest_file", "plan", "scan", "Task", "FileResult", "IngestReport", "Executor", "threaded",
+           "ParserPool", "parse_one", "store_result", "still_needed", "unfinished"]

@@ -1,9 +1,10 @@
-"""The downstream stages after parse + store, as plain functions: summaries, then vectors.
+"""The downstream stages after parse + store, as plain functions (summaries, then vectors), and the one loop that
+runs them for the pending papers.
 
-Both run over whatever is missing or stale in the database, so they are idempotent; `run_downstream` runs them
-for the papers listed as pending (stored but not yet through every stage) and clears the list only when every
-stage succeeded, so a run interrupted between stages is finished by the next one. The Prefect flows wrap the
-same functions as tasks with retries.
+Both stages work over whatever is missing or stale in the database, so they are idempotent. `run_downstream` runs the
+chosen stages when any paper is pending (stored but not yet through every stage) and clears the list only when every
+stage settled, so a run interrupted between stages is finished by the next one. A stage that hit transient trouble
+raises `RetryableError` (the Prefect wrapping retries it); the loop records any exception as that stage's failure.
 """
 from __future__ import annotations
 
@@ -13,9 +14,13 @@ from contextlib import nullcontext
 from pipeline import pending
 from pipeline.config import Settings
 from pipeline.locks import milvus_lock, uses_milvus_lite
+from pipeline.results import RetryableError, Status
 
 STAGES = ("summarize", "encode")
-DONE = ("ok", "partial", "skipped", "unchanged")
+
+StageFn = Callable[..., dict]
+# (stage name, stage function, settings) -> result dict; the Prefect flows pass one that runs the function as a task
+StageRunner = Callable[[str, StageFn, Settings], dict]
 
 
 def summarize(settings: Settings, paper_ids: list[str] | None = None) -> dict:
@@ -23,38 +28,45 @@ def summarize(settings: Settings, paper_ids: list[str] | None = None) -> dict:
     from pipeline.summarize import summarize_papers
 
     report = summarize_papers(settings, paper_ids)
-    out = report.to_json()
-    out["aborted"] = report.aborted
-    return out
+    if report.aborted:  # the store stayed busy: what was fetched is cached, the rest waits for a retry
+        raise RetryableError(f"summaries: {report.aborted}")
+    return report.to_json()
 
 
 def encode(settings: Settings, paper_ids: list[str] | None = None, collections: list[str] | None = None,
            rebuild: bool = False) -> dict:
     """Encode stale papers (or drop and rebuild collections). Milvus Lite serves one process per store, so a Lite
     session runs under the data dir's Milvus lock; a Milvus server needs none."""
-    from pipeline import vectors as index
+    from pipeline import vectors
 
     lite = uses_milvus_lite(settings.vectors.milvus_uri)
     with milvus_lock(settings.data_dir) if lite else nullcontext():
         if rebuild:
-            reports = [index.rebuild(settings, name) for name in (collections or [None])]
+            reports = [vectors.rebuild(settings, name) for name in (collections or [None])]
         else:
-            reports = [index.encode_papers(settings, paper_ids, collections=collections)]
-    out: dict = {"status": "ok", "collections": [], "errors": []}
+            reports = [vectors.encode_papers(settings, paper_ids, collections=collections)]
+    if any(r.retryable for r in reports):
+        raise RetryableError(f"vectors: {next(e for r in reports for e in r.all_errors())}")
+    out: dict = {"status": Status.OK.value, "collections": [], "errors": []}
     for rep in reports:
         data = rep.to_json()
         out["collections"] += data["collections"]
         out["errors"] += data["errors"]
-        if data["status"] != "ok":
+        if data["status"] != Status.OK:
             out["status"] = data["status"]
     return out
 
 
-RUNNERS: dict[str, Callable[[Settings], dict]] = {"summarize": summarize, "encode": encode}
+RUNNERS: dict[str, StageFn] = {"summarize": summarize, "encode": encode}
+
+
+def call(name: str, fn: StageFn, settings: Settings) -> dict:
+    """The plain stage runner: call the function (over every paper: this also finishes a crashed run's work)."""
+    return fn(settings, None)
 
 
 def run_downstream(settings: Settings, stages: tuple[str, ...] | list[str] = STAGES,
-                   on_stage: Callable[[str], None] | None = None) -> dict[str, dict]:
+                   on_stage: Callable[[str], None] | None = None, runner: StageRunner | None = None) -> dict[str, dict]:
     """Run the chosen stages if any paper is pending; {stage: result dict}."""
     todo = pending.load(settings.data_dir)
     if not todo or not stages:
@@ -66,9 +78,12 @@ def run_downstream(settings: Settings, stages: tuple[str, ...] | list[str] = STA
         if on_stage:
             on_stage(name)
         try:
-            out[name] = RUNNERS[name](settings)
+            out[name] = (runner or call)(name, RUNNERS[name], settings)
         except Exception as exc:  # the papers stay pending; the next run retries the stage
-            out[name] = {"status": "failed", "errors": [f"{type(exc).__name__}: {exc}"]}
-    if all(r.get("status") in DONE and not r.get("aborted") for r in out.values()):
+            out[name] = {"status": Status.FAILED.value, "errors": [f"{type(exc).__name__}: {exc}"]}
+    if all(Status(r.get("status", Status.FAILED)).settled for r in out.values()):
         pending.discard(settings.data_dir, todo)
     return out
+
+
+__all__ = ["STAGES", "RUNNERS", "StageRunner", "summarize", "encode", "call", "run_downstream"]

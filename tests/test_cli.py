@@ -4,7 +4,7 @@ import shutil
 
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from cli import app
 from tests.conftest import corpus_pdf, needs_corpus
 
 runner = CliRunner()

@@ -1,7 +1,8 @@
 """The store: the DuckDB file with the eight agent-visible tables plus the ledger.
 
 Public surface: `Store` (writes are short transactions; reads are read-only connections that retry while
-another process writes). The agent runtime reads through `Store.query` and `pipeline.index` search.
+another process writes). The stages read and write through it; readers outside the pipeline (the agent, the CLI's
+search) go through `pipeline.read` instead.
 """
 from __future__ import annotations
 

@@ -20,3 +20,15 @@ class StoreLocked(VectorError, RetryableError):
 
 class UnknownCollection(VectorError):
     """The collection is not defined in schemas/vectorstore.json or does not exist in Milvus."""
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Trouble worth retrying, judged by type: our RetryableErrors, OS-level connection failures and timeouts, and
+    pymilvus' 'server unavailable'."""
+    if isinstance(exc, (RetryableError, ConnectionError, TimeoutError)):
+        return True
+    try:
+        from pymilvus.exceptions import MilvusUnavailableException
+    except ImportError:  # pragma: no cover - pymilvus is a dependency
+        return False
+    return isinstance(exc, MilvusUnavailableException)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pipeline.vectors import bm25
 from pipeline.vectors.encoders import availability, load_encoder, model_ref
 from pipeline.vectors import cells, ledger, milvus
-from pipeline.vectors.errors import ModelUnavailable, UnknownCollection, VectorError
+from pipeline.vectors.errors import ModelUnavailable, UnknownCollection, VectorError, is_transient
 from pipeline.results import StageResult, Status, combine
 from pipeline.store import Store
 from schemas.vectorstore import Collection, collection, collections
@@ -36,11 +36,20 @@ class CollectionReport(StageResult):
     vectors_inserted: int = 0
     model_seconds: float = 0.0  # time inside model.encode / BM25 analysis (bench compares the rest against it)
     message: str = ""
+    retryable: bool = False  # failed on transient trouble (store busy, Milvus unreachable): worth another attempt
 
 
 @dataclass(kw_only=True)
 class EncodeReport(StageResult):
     collections: list[CollectionReport] = field(default_factory=list)
+    unreachable: bool = False  # the vector store could not be opened (locked, down): worth another attempt
+
+    @property
+    def retryable(self) -> bool:
+        return self.unreachable or any(c.retryable for c in self.collections)
+
+    def all_errors(self) -> list[str]:
+        return self.errors + [f"{c.collection}: {e}" for c in self.collections for e in c.errors]
 
     @property
     def status(self) -> Status:
@@ -121,11 +130,14 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
                 try:
                     _encode_collection(settings, store, client, coll, enc, rep, state, paper_ids, force, after_batch)
                 except Exception as exc:  # Milvus or DuckDB trouble: report it, keep going with other collections
-                    rep.status = Status.FAILED
+                    rep.status, rep.retryable = Status.FAILED, is_transient(exc)
                     rep.errors.append(f"{type(exc).__name__}: {exc}")
                 rep.seconds = round(time.perf_counter() - started, 3)
-    except VectorError as exc:
+    except Exception as exc:  # the store could not be opened at all (locked, unreachable)
+        if not isinstance(exc, VectorError) and not is_transient(exc):
+            raise
         report.errors.append(str(exc))
+        report.unreachable = is_transient(exc)
     return report
 
 

@@ -1,5 +1,5 @@
-"""`paperbase ingest` runs through the flows (found by entry point), in Prefect's ephemeral mode when no server is
-configured, and never starts Prefect when the plan finds nothing new or changed."""
+"""`paperbase ingest` runs through the flows (imported by the top-floor CLI), in Prefect's ephemeral mode when no server
+is configured, and never starts Prefect when the plan finds nothing new or changed."""
 from __future__ import annotations
 
 import subprocess
@@ -11,7 +11,7 @@ from tests.flows.flowhelpers import BIN, REPO, SMALL, ledger, pdf_folder, subpro
 
 _PROBE = """import sys, time
 t0 = time.perf_counter()
-from pipeline.cli import app
+from cli import app
 sys.argv = ["paperbase", "ingest", sys.argv[1], "--data-dir", sys.argv[2], "--json"]
 try:
     app()
@@ -21,9 +21,11 @@ print("PREFECT_LOADED" if "prefect" in sys.modules else "NO_PREFECT", f"{time.pe
 """
 
 
-def test_runners_are_registered_as_entry_points():
-    names = {ep.name: ep.value for ep in entry_points(group="paperbase.runners")}
-    assert names == {"ingest": "flows.runner:run_ingest", "serve": "flows.runner:serve"}
+def test_cli_reaches_the_flows_directly_not_through_entry_points():
+    # the CLI sits above flows/ and imports it; the old `paperbase.runners` entry-point detour is gone
+    assert not list(entry_points(group="paperbase.runners"))
+    source = (REPO / "cli" / "ingest.py").read_text() + (REPO / "cli" / "serve.py").read_text()
+    assert "from flows.runner import run_ingest" in source and "from flows.runner import serve" in source
 
 
 def test_cli_ingest_is_an_ephemeral_flow_run_then_unchanged_runs_skip_prefect(tmp_path):

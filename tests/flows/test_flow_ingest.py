@@ -76,12 +76,16 @@ def test_transient_failure_after_retries_is_reported_but_not_recorded(prefect_ap
 def test_transient_classification():
     import httpx
 
-    from flows.tasks import ParserCrashed, is_transient
+    from flows.tasks import is_transient
+    from pipeline.results import RetryableError
+    from pipeline.vectors import StoreLocked
     from pipeline.parse.errors import ParseError
     from pipeline.store import StoreBusy
 
     request = httpx.Request("POST", "http://summarizer/v1/chat/completions")
-    assert is_transient(StoreBusy("x")) and is_transient(ParserCrashed("x"))
+    # transient by type: every RetryableError (a busy DuckDB, a held Milvus Lite store); parser crashes are handled
+    # inside the worker pool now (retried alone, then a final recorded failure), so they never reach Prefect
+    assert is_transient(StoreBusy("x")) and is_transient(RetryableError("x")) and is_transient(StoreLocked("x"))
     assert is_transient(httpx.ConnectError("refused", request=request))
     assert is_transient(httpx.HTTPStatusError("busy", request=request, response=httpx.Response(503, request=request)))
     assert not is_transient(httpx.HTTPStatusError("no", request=request, response=httpx.Response(401, request=request)))

@@ -178,7 +178,7 @@ def test_works_when_called_inside_a_running_event_loop(db):
 def test_cli_summarize_json(db):
     from typer.testing import CliRunner
 
-    from pipeline.cli import app
+    from cli import app
 
     with FakeOpenAI() as fake:
         result = CliRunner().invoke(app, ["summarize", "--data-dir", str(db), "--base-url", fake.base_url,

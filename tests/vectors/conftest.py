@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.index.vechelpers import BGE, CLIP, CORPUS, PAPERS, REPO
+from tests.vectors.vechelpers import BGE, CLIP, CORPUS, PAPERS, REPO
 
 
 @pytest.fixture(scope="session")
@@ -26,7 +26,7 @@ def base_db(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_models(tmp_path_factory) -> dict[str, str]:
-    from tests.encode.tinymodels import build_tiny_bert, build_tiny_clip
+    from tests.vectors.tinymodels import build_tiny_bert, build_tiny_clip
 
     root = tmp_path_factory.mktemp("tiny")
     return {BGE: str(build_tiny_bert(root)), CLIP: str(build_tiny_clip(root))}

@@ -1,7 +1,5 @@
-"""`paperbase serve`: scheduled ingestion of watched folders, served as a Prefect deployment.
-
-Prefect lives in the `flows` package, found through the `paperbase.runners` entry points; this module never
-imports it, so the CLI still starts (and says what is missing) where the flows are not installed."""
+"""`paperbase serve`: scheduled ingestion of watched folders, served as a Prefect deployment (`flows.runner.serve`,
+imported when the command runs)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli.common import DataDir, app, console, settings_for
+from cli.common import DataDir, app, console, settings_for
 
 
 @app.command()
@@ -24,16 +22,11 @@ def serve(
 ) -> None:
     """Serve scheduled ingestion of FOLDERS until interrupted (Ctrl-C). Runs go to PREFECT_API_URL when set (its UI
     shows them); otherwise a local Prefect server is started for as long as this runs."""
-    from importlib.metadata import entry_points
-
     if (cron is None) == (interval is None):
         raise typer.BadParameter("give exactly one of --cron or --interval")
-    found = [ep for ep in entry_points(group="paperbase.runners") if ep.name == "serve"]
-    if not found:
-        console.print("[red]serve needs the Prefect flows (package `flows`, entry point paperbase.runners:serve); "
-                      "reinstall paperbase with them.[/]")
-        raise typer.Exit(2)
+    from flows.runner import serve as serve_flows
+
     settings = settings_for(data_dir, workers=workers)
     console.print(f"watching {', '.join(str(f) for f in folders)} ({'cron ' + cron if cron else f'every {interval:g}s'}) "
                   f"-> {settings.duckdb_path}")
-    found[0].load()(folders, settings, cron=cron, interval=interval, name=name, port=port)
+    serve_flows(folders, settings, cron=cron, interval=interval, name=name, port=port)

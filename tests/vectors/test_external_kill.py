@@ -8,7 +8,7 @@ import signal
 import subprocess
 import time
 
-from tests.index.vechelpers import MINILM, REPO, fresh_dir, make_settings
+from tests.vectors.vechelpers import MINILM, REPO, fresh_dir, make_settings
 
 from pipeline.vectors import check, milvus
 from pipeline.vectors.cells import counts

@@ -7,8 +7,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from pipeline.cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
-from pipeline.cli.doctor import CHECKS, Check
+from cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
+from cli.doctor import CHECKS, Check
+from pipeline.results import Status
 
 MilvusUri = Annotated[
     str | None,
@@ -41,7 +42,7 @@ def _show(report, as_json: bool) -> None:
                 console.print(note if note.startswith(c.collection) else f"{c.collection}: {note}")
         for err in report.errors:
             console.print(f"[red]error:[/] {err}")
-    if report.status == "error":
+    if report.status == Status.FAILED:
         raise typer.Exit(1)
 
 
@@ -111,9 +112,10 @@ def search(
     as_json: JsonFlag = False,
 ) -> None:
     """Similarity search in one collection; hits come back with their DuckDB text."""
-    from pipeline.vectors import search as do_search
+    from pipeline.read import Reader
 
-    hits = do_search(_settings(data_dir, milvus_uri), query, collection, table, column, filter, limit)
+    with Reader(_settings(data_dir, milvus_uri)) as reader:
+        hits = reader.search(query, collection, table, column, filter, limit)
     if as_json:
         print_jsonl(h.__dict__ for h in hits)
         return

@@ -7,7 +7,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pipeline.cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
+from cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
 
 
 @app.command()
@@ -68,7 +68,7 @@ def summarize(
 
 def _doctor_check(settings) -> list:
     """Doctor: which summarizer runs, where it would send requests (no request is made), cache size."""
-    from pipeline.cli.doctor import Check
+    from cli.doctor import Check
     from pipeline.summarize.cache import Cache
 
     cfg = settings.summarize
@@ -91,7 +91,7 @@ def _doctor_check(settings) -> list:
 
 
 def _register() -> None:
-    from pipeline.cli.doctor import CHECKS
+    from cli.doctor import CHECKS
 
     if _doctor_check not in CHECKS:
         CHECKS.append(_doctor_check)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.index.vechelpers import BM25, MINILM, fresh_dir, make_settings
+from tests.vectors.vechelpers import BM25, MINILM, fresh_dir, make_settings
 
 from pipeline.vectors import check, encode_papers, render_vectorstore_prompt, search
 from pipeline.vectors.cells import counts

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from tests.index.vechelpers import BGE, BM25, CLIP, fresh_dir, make_settings
+from tests.vectors.vechelpers import BGE, BM25, CLIP, fresh_dir, make_settings
 
-from pipeline.cli import app
+from cli import app
 from pipeline.vectors import check, encode_papers, render_vectorstore_prompt, search
 from pipeline.store import Store
 

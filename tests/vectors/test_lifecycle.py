@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from tests.index.vechelpers import BGE, BM25, REPO, fresh_dir, make_settings
+from tests.vectors.vechelpers import BGE, BM25, REPO, fresh_dir, make_settings
 
 from pipeline.vectors import check, encode_papers, milvus, rebuild, search
 from pipeline.vectors.cells import counts
@@ -52,7 +52,7 @@ def _encode_in_subprocess(data_dir, crash_after: int | None) -> subprocess.Compl
     # the kill is injected through encode_papers' after_batch callback: SIGKILL after N inserted + flushed batches
     code = (
         "import os, signal, sys, json; sys.path.insert(0, '.');"
-        "from tests.index.vechelpers import make_settings, BM25;"
+        "from tests.vectors.vechelpers import make_settings, BM25;"
         "from pipeline.vectors import encode_papers;"
         f"n = [0]; limit = {crash_after or 0};"
         "hook = lambda: (n.__setitem__(0, n[0] + 1), n[0] >= limit and os.kill(os.getpid(), signal.SIGKILL));"
@@ -84,7 +84,7 @@ def test_rebuild_and_model_change(base_db, tmp_path, tiny_models):
     n = _n_cells(settings)
     other = make_settings(data, [BM25, BGE], {BGE: tiny_models[BGE] + "/"})  # a different model reference
     rep = {c.collection: c for c in encode_papers(other).collections}
-    assert rep[BGE].status == "error" and "paperbase rebuild --collection" in rep[BGE].message
+    assert rep[BGE].status == "failed" and "paperbase rebuild --collection" in rep[BGE].message
     rebuilt = rebuild(other, BGE)
     assert rebuilt.status == "ok" and rebuilt.collections[0].vectors_inserted == n
     assert encode_papers(other).inserted == 0

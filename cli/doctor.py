@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from rich.table import Table
 
-from pipeline.cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
+from cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Helpers shared by the vector index tests (import as tests.index.vechelpers)."""
+"""Helpers shared by the vector index tests (import as tests.vectors.vechelpers)."""
 from __future__ import annotations
 
 import shutil

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from pipeline.cli import app
-from pipeline.cli.vectors import _vector_checks
+from cli import app
+from cli.vectors import _vector_checks
 from pipeline.config import Settings
 
 

@@ -1,6 +1,6 @@
 from collections import Counter
 
-from pipeline.vectors.encoders import bm25
+from pipeline.vectors import bm25
 
 
 def test_analyzer_lowercases_drops_stopwords_and_punctuation_and_stems():

@@ -6,7 +6,7 @@ import io
 import numpy as np
 import pytest
 
-from tests.encode.tinymodels import build_tiny_bert, build_tiny_clip
+from tests.vectors.tinymodels import build_tiny_bert, build_tiny_clip
 
 from pipeline.vectors.encoders import availability, load_encoder
 from pipeline.vectors.errors import ModelUnavailable

@@ -9,7 +9,7 @@ from rich import box
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pipeline.cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
+from cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
 
 _STYLE = {"ok": "green", "partial": "yellow", "failed": "red", "duplicate": "magenta", "skipped": "dim"}
 
@@ -41,26 +41,18 @@ def _print_errors(results) -> None:
             console.print(f"[{_STYLE.get(r.status, 'white')}]{Path(r.path).name}[/]: {r.error}", highlight=False)
 
 
-def ingest_runner(folder: Path, settings, *, force: bool, retry_failed: bool):
-    """The `ingest` runner from the `paperbase.runners` entry points (the Prefect flows), or the plain library path
-    when none is installed, PAPERBASE_RUNNER=library, or the plan finds nothing new or changed (no Prefect start)."""
+def _uses_flow(folder: Path, settings, *, force: bool, retry_failed: bool) -> bool:
+    """Whether this ingest runs as a Prefect flow run: yes, unless PAPERBASE_RUNNER=library or the plan finds nothing
+    new or changed (then Prefect is not even started and the plain runner reports the skips)."""
     import os
-    from importlib.metadata import entry_points
 
-    from pipeline.ingest import ingest as library_ingest, plan, scan
+    from pipeline.ingest import plan, scan
     from pipeline.store import Store
 
-    found = [ep for ep in entry_points(group="paperbase.runners") if ep.name == "ingest"]
-    if not found or os.environ.get("PAPERBASE_RUNNER", "").lower() == "library":
-        return library_ingest, False
+    if os.environ.get("PAPERBASE_RUNNER", "").lower() == "library":
+        return False
     todo, _ = plan(Store(settings.duckdb_path), scan(folder), force=force, retry_failed=retry_failed)
-    if not todo:
-        return library_ingest, False
-    try:
-        return found[0].load(), True
-    except ImportError as exc:  # flows registered but Prefect missing: still ingest, say why it is not a flow run
-        console.print(f"[yellow]Prefect flows unavailable ({exc}); ingesting without them[/]")
-        return library_ingest, False
+    return bool(todo)
 
 
 def _stage_list(raw: str) -> list[str]:
@@ -97,8 +89,10 @@ def ingest(
     summaries and encode vectors for what changed."""
     stage_names = _stage_list(stages)
     settings = settings_for(data_dir, workers=workers)
-    run_ingest, is_flow = ingest_runner(folder, settings, force=force, retry_failed=retry_failed)
-    extra = {"stages": stage_names} if is_flow else {}
+    if _uses_flow(folder, settings, force=force, retry_failed=retry_failed):
+        from flows.runner import run_ingest
+    else:
+        from pipeline.ingest import ingest as run_ingest
     with Progress(
         TextColumn("[bold]parsing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
         console=console, disable=as_json, transient=False,
@@ -108,13 +102,8 @@ def ingest(
             folder, settings, force=force, retry_failed=retry_failed,
             on_start=lambda n: progress.update(bar, total=n),
             on_result=lambda r: progress.update(bar, advance=1, description=f"{Path(r.path).name}: {r.status}"),
-            **extra,
+            stages=stage_names,
         )
-    if not is_flow and stage_names:
-        from pipeline.stages import run_downstream
-
-        with console.status("downstream stages", spinner="dots") as spin:
-            report.stages = run_downstream(settings, stage_names, on_stage=lambda n: spin.update(f"{n} ..."))
     if as_json:
         print_jsonl(r.to_json() for r in report.results)
     else:

@@ -1,0 +1,100 @@
+"""The one parser worker pool: PDFs are parsed in spawned processes (not forked: torch and onnxruntime threads do not
+survive fork) while the caller's threads store the results.
+
+A PDF that kills its parser process (a MuPDF segfault) breaks the pool and every file in flight with it. Those files
+are parsed again, each alone in a one-off process, so only the file that really crashes the parser fails, with a
+final `parse_error` outcome; the pool is replaced for the others. Nothing here raises for bad input.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+from pipeline.document import ParsedPaper
+from pipeline.parse.base import ParseOptions
+
+Outcome = tuple[ParsedPaper | None, str | None, float]  # (paper, error message, seconds)
+CRASHED = "parse_error: the parser process crashed on this file"
+
+
+def parse_one(path: str, options: ParseOptions) -> Outcome:
+    """Worker entry point: (paper, error message, seconds). Never raises for bad input."""
+    from pipeline.parse.base import get_backend
+    from pipeline.parse.errors import ParseError
+
+    t0 = time.perf_counter()
+    try:
+        paper = get_backend(options).parse(Path(path), options)
+        return paper, None, time.perf_counter() - t0
+    except ParseError as exc:
+        return None, str(exc), time.perf_counter() - t0
+    except Exception as exc:  # a parser bug must not take the folder down either
+        return None, f"parse_error: {type(exc).__name__}: {exc}", time.perf_counter() - t0
+
+
+class ParserPool:
+    """Parser processes shared by every file of one run; `parse(path)` is safe to call from several threads.
+    workers <= 1 parses in the calling thread (no process at all)."""
+
+    def __init__(self, options: ParseOptions, workers: int, parse: Callable[[str, ParseOptions], Outcome] = parse_one):
+        self.options, self.workers, self._fn = options, workers, parse
+        self._pool: ProcessPoolExecutor | None = None
+        self._guard = threading.Lock()
+        self._slots = threading.BoundedSemaphore(max(1, workers))  # bounds in-thread parsing too
+
+    def parse(self, path: str) -> Outcome:
+        with self._slots:
+            if self.workers <= 1:
+                return self._fn(path, self.options)
+            pool = self._current()
+            try:
+                return pool.submit(self._fn, path, self.options).result()
+            except BrokenProcessPool:
+                self._discard(pool)
+                return self._isolated(path)
+
+    def _current(self) -> ProcessPoolExecutor:
+        with self._guard:
+            if self._pool is None:
+                self._pool = _new(self.workers)
+            return self._pool
+
+    def _discard(self, pool: ProcessPoolExecutor) -> None:
+        with self._guard:
+            if self._pool is pool:
+                self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def _isolated(self, path: str) -> Outcome:
+        """Parse alone in a one-off process: a second crash is this file's own, and final."""
+        pool = _new(1)
+        try:
+            return pool.submit(self._fn, path, self.options).result()
+        except BrokenProcessPool:
+            return None, CRASHED, 0.0
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        with self._guard:
+            pool, self._pool = self._pool, None
+        if pool:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> ParserPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _new(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+__all__ = ["ParserPool", "parse_one", "Outcome", "CRASHED"]
