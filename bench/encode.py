@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pipeline.config import load_settings  # noqa: E402
-from pipeline.vectors import bm25
+from pipeline.vectors import bm25  # noqa: E402
 from pipeline.vectors.encoders import load_encoder  # noqa: E402
 from pipeline.vectors import cells, encode_papers, milvus, search  # noqa: E402
 from pipeline.vectors.config import CollectionSettings  # noqa: E402

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
 
-_STYLE = {"ok": "green", "partial": "yellow", "failed": "red", "duplicate": "magenta", "skipped": "dim"}
+_STYLE = {"ok": "green", "partial": "yellow", "failed": "red", "duplicate": "magenta", "skipped": "dim", "missing": "red"}
 
 
 def _summary_table(results, title: str) -> Table:
@@ -65,13 +65,27 @@ def _stage_list(raw: str) -> list[str]:
     return names
 
 
-def _print_stages(stages: dict[str, dict]) -> None:
+def _stage_errors(out: dict) -> list[str]:
+    """Every reason a stage result gives: its own errors, then its collections' errors and messages."""
+    errors = list(out.get("errors") or [])
+    for c in out.get("collections") or []:
+        if c.get("status") not in ("ok", "unchanged", "skipped"):
+            errors += [f"{c['collection']}: {e}" for e in (c.get("errors") or [])] or [f"{c['collection']}: {c.get('message')}"]
+    return errors
+
+
+def _print_stages(stages: dict[str, dict]) -> bool:
+    """Print each downstream stage's status and first reasons; True when every stage succeeded."""
+    good = True
     for name, out in stages.items():
         status = out.get("status", "?")
-        style = "green" if status in ("ok", "unchanged", "skipped") else "yellow" if status == "partial" else "red"
-        errors = out.get("errors") or []
+        ok = status in ("ok", "unchanged", "skipped")
+        good &= ok
+        style = "green" if ok else "yellow" if status == "partial" else "red"
+        errors = _stage_errors(out)
         detail = f" — {len(errors)} error(s), first: {errors[0]}" if errors else ""
-        console.print(f"{name}: [{style}]{status}[/]{detail}")
+        console.print(f"{name}: [{style}]{status}[/]{detail}", highlight=False, soft_wrap=True)
+    return good
 
 
 @app.command()
@@ -86,7 +100,9 @@ def ingest(
     as_json: JsonFlag = False,
 ) -> None:
     """Parse new or changed PDFs into the eight-table DuckDB database (unchanged files are skipped), then fill
-    summaries and encode vectors for what changed."""
+    summaries and encode vectors for what changed. Exit 0 only when every file and stage succeeded, 1 otherwise."""
+    from pipeline.ingest import unfinished_papers
+
     stage_names = _stage_list(stages)
     settings = settings_for(data_dir, workers=workers)
     if _uses_flow(folder, settings, force=force, retry_failed=retry_failed):
@@ -104,6 +120,8 @@ def ingest(
             on_result=lambda r: progress.update(bar, advance=1, description=f"{Path(r.path).name}: {r.status}"),
             stages=stage_names,
         )
+    problems = [r for r in report.results if r.problem]
+    unfinished = unfinished_papers(report)
     if as_json:
         print_jsonl(r.to_json() for r in report.results)
     else:
@@ -113,24 +131,73 @@ def ingest(
             _print_errors(parsed)
         counts = ", ".join(f"{s}: {report.count(s)}" for s in ("ok", "partial", "failed", "duplicate", "skipped") if report.count(s))
         console.print(f"{len(report.results)} PDF(s) in {report.seconds:.2f}s — {counts or 'nothing found'} — database {settings.duckdb_path}")
-    _print_stages(report.stages)
-    if report.count("failed") and not report.count("ok") + report.count("partial") + report.count("skipped"):
+    stages_ok = _print_stages(report.stages)
+    if not as_json:
+        old = [r for r in problems if r.status == "skipped"]
+        if old:
+            console.print(f"{len(old)} unchanged file(s) still {'/'.join(sorted({str(r.previous) for r in old}))} from an "
+                          "earlier run (`paperbase status` lists them; --retry-failed parses failed ones again)")
+        for r in unfinished:
+            missing = ", ".join(f"{k} {v}" for k, v in r.stages.items() if v != "ok")
+            console.print(f"[yellow]{Path(r.path).name}[/]: not finished ({missing}); the next ingest resumes it",
+                          highlight=False, soft_wrap=True)
+    if problems or unfinished or not stages_ok:
         raise typer.Exit(1)
+
+
+_LIVE = {"ok", "partial", "duplicate"}
 
 
 @app.command()
 def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
-    """One line per known PDF: path, paper_id, status, error."""
-    from pipeline.store import Store
+    """One line per known PDF: path, paper_id, status, error. `ok` means stored and through every enabled stage;
+    `partial` says what is missing; `missing` marks a file that is gone (see `paperbase prune`)."""
+    from pipeline.state import paper_states
+    from pipeline.store import Store, StoreMissing
 
     settings = settings_for(data_dir)
-    records = Store(settings.duckdb_path).ledger()
+    store = Store(settings.duckdb_path)
+    if not store.exists():
+        raise StoreMissing(f"no database at {settings.duckdb_path}; run `paperbase ingest DIR` first")
+    records = store.ledger()
+    states = paper_states(settings, {r.paper_id for r in records.values() if r.paper_id and r.status in ("ok", "partial")})
+    rows = []
+    for r in records.values():
+        state, error = r.status, r.error
+        if not Path(r.path).exists():
+            state, error = "missing", f"file is gone (was {r.status}); `paperbase prune` forgets it"
+        elif r.status == "ok" and r.paper_id in states and not states[r.paper_id].finished:
+            state, error = "partial", states[r.paper_id].describe()
+        rows.append({"path": r.path, "paper_id": r.paper_id, "status": state, "error": error})
     if as_json:
-        print_jsonl({"path": r.path, "paper_id": r.paper_id, "status": r.status, "error": r.error} for r in records.values())
+        print_jsonl(rows)
         return
-    table = Table(title=f"{len(records)} PDF(s) in {settings.duckdb_path}")
+    table = Table(title=f"{len(rows)} PDF(s) in {settings.duckdb_path}")
     for col in ("path", "paper_id", "status", "error"):
         table.add_column(col, overflow="fold")
-    for r in records.values():
-        table.add_row(r.path, r.paper_id or "", f"[{_STYLE.get(r.status, 'white')}]{r.status}[/]", r.error or "")
+    for row in rows:
+        table.add_row(row["path"], row["paper_id"] or "", f"[{_STYLE.get(row['status'], 'white')}]{row['status']}[/]", row["error"] or "")
     console.print(table)
+
+
+@app.command()
+def prune(data_dir: DataDir = None,
+          dry_run: Annotated[bool, typer.Option("--dry-run", help="Only list what would be removed.")] = False,
+          as_json: JsonFlag = False) -> None:
+    """Forget PDFs whose files are gone: their ledger entries, and the rows and vectors of papers no remaining file
+    holds (a copy elsewhere keeps its paper)."""
+    from pipeline.prune import prune as do_prune
+    from pipeline.store import Store, StoreMissing
+
+    settings = settings_for(data_dir)
+    if not Store(settings.duckdb_path).exists():
+        raise StoreMissing(f"no database at {settings.duckdb_path}; run `paperbase ingest DIR` first")
+    report = do_prune(settings, dry_run=dry_run)
+    if as_json:
+        print_jsonl([report.to_json()])
+        return
+    verb = "would remove" if dry_run else "removed"
+    for path in report.paths:
+        console.print(f"{verb}: {path}", highlight=False)
+    console.print(f"{len(report.paths)} vanished file(s); {verb} the rows and vectors of {len(report.papers)} paper(s)"
+                  + (f" ({report.vectors} vector(s))" if not dry_run else ""))

@@ -48,7 +48,7 @@ def _show(report, as_json: bool) -> None:
 
 def _quiet_logs() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
-    logging.getLogger("paperbase.index").setLevel(logging.INFO)
+    logging.getLogger("paperbase.vectors").setLevel(logging.INFO)
 
 
 @app.command()

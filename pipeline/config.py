@@ -1,30 +1,41 @@
-"""Settings: environment (prefix PAPERBASE_, nested with __) over a TOML file over defaults.
+"""Settings: flags over environment (prefix PAPERBASE_, nested with __) over a TOML file over defaults.
 
-The TOML file is `paperbase.toml` in the working directory, or the path in PAPERBASE_CONFIG. Every stage keeps its
-own settings model (pipeline/<stage>/config.py); this module only composes them.
+The TOML file is `paperbase.toml` in the working directory, or the path in PAPERBASE_CONFIG (which must exist). Every
+stage keeps its own settings model (pipeline/<stage>/config.py); this module only composes them and validates the
+whole at start: unknown keys and sections are refused with the nearest valid name, values are range-checked, and
+every problem becomes one `ConfigError` line that names where it came from.
 """
 from __future__ import annotations
 
+import difflib
 import os
+import tomllib
 from pathlib import Path
+from typing import Any
 
-from pydantic import Field
+from pydantic import BaseModel, Field, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
-from pipeline.vectors.config import VectorSettings
 from pipeline.parse.base import ParseOptions
 from pipeline.summarize.config import SummarizeSettings
+from pipeline.vectors.config import VectorSettings
+
+CONFIG_ENV = "PAPERBASE_CONFIG"
+
+
+class ConfigError(ValueError):
+    """The configuration (file, environment or flags) is invalid; the message is one line saying what and where."""
 
 
 def _toml_path() -> Path:
-    return Path(os.environ.get("PAPERBASE_CONFIG", "paperbase.toml"))
+    return Path(os.environ.get(CONFIG_ENV, "paperbase.toml"))
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PAPERBASE_", env_nested_delimiter="__", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="PAPERBASE_", env_nested_delimiter="__", extra="forbid")
 
     data_dir: Path = Field(Path("data"), description="Holds paperbase.duckdb and the Milvus Lite store.")
-    workers: int = Field(2, description="Parser processes (the layout model is CPU-bound).")
+    workers: int = Field(2, ge=1, le=64, description="Parser processes (the layout model is CPU-bound).")
     parse: ParseOptions = Field(default_factory=ParseOptions)
     vectors: VectorSettings = Field(default_factory=VectorSettings)
     summarize: SummarizeSettings = Field(default_factory=SummarizeSettings)
@@ -45,6 +56,56 @@ class Settings(BaseSettings):
         return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=_toml_path()))
 
 
-def load_settings(**overrides) -> Settings:
-    """Settings with explicit overrides (e.g. CLI flags) on top; None values are ignored."""
-    return Settings(**{k: v for k, v in overrides.items() if v is not None})
+def load_settings(**overrides: Any) -> Settings:
+    """Settings with explicit overrides (e.g. CLI flags) on top; None values are ignored. Raises ConfigError."""
+    path = _toml_path()
+    if CONFIG_ENV in os.environ and not path.is_file():
+        raise ConfigError(f"{CONFIG_ENV} names {path}, which does not exist (or is not a file)")
+    try:
+        return Settings(**{k: v for k, v in overrides.items() if v is not None})
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except ValidationError as exc:
+        raise ConfigError(describe(exc, path if path.is_file() else None)) from None
+
+
+def describe(exc: ValidationError, path: Path | None) -> str:
+    """One line for the first problem: the dotted key, what is wrong, and the nearest valid name for a misspelling."""
+    err = exc.errors()[0]
+    loc = [str(part) for part in err["loc"]]
+    where = f"{path}: " if path else "configuration: "
+    key = ".".join(loc)
+    if err["type"] == "extra_forbidden":
+        valid = _valid_names(loc[:-1])
+        near = difflib.get_close_matches(loc[-1], valid, n=1, cutoff=0.6)
+        hint = f"; did you mean {_dotted(loc[:-1], near[0])!r}?" if near else f"; valid here: {', '.join(valid)}"
+        kind = "section" if isinstance(err.get("input"), dict) else "key"
+        return f"{where}unknown {kind} {key!r}{hint}"
+    value = err.get("input")
+    shown = f" = {value!r}" if not isinstance(value, (dict, list)) else ""
+    return f"{where}{key}{shown}: {err['msg'].removeprefix('Value error, ')}"
+
+
+def _dotted(parent: list[str], name: str) -> str:
+    return ".".join([*parent, name])
+
+
+def _valid_names(parent: list[str]) -> list[str]:
+    """Field names of the settings model at `parent` (a dotted location inside Settings)."""
+    model: type[BaseModel] | None = Settings
+    for part in parent:
+        field = model.model_fields.get(part) if model else None
+        if field is None:
+            return []
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            model = annotation
+        else:  # a dict of models (vectors.collections): the key is a name, the next part a field
+            args = getattr(annotation, "__args__", ())
+            model = args[-1] if args and isinstance(args[-1], type) and issubclass(args[-1], BaseModel) else None
+            if model is None:
+                return []
+    return sorted(model.model_fields) if model else []
+
+
+__all__ = ["Settings", "ConfigError", "load_settings", "describe", "CONFIG_ENV"]

@@ -36,6 +36,14 @@ class FileResult(StageResult):
     error: str | None = None
     rows: dict[str, int] = field(default_factory=dict)
     pages: int = 0
+    previous: Status | None = None  # for a skipped (unchanged) file: the status its last parse left
+    stages: dict[str, str] = field(default_factory=dict)  # the paper's downstream state after the run (summaries, vectors)
+
+    @property
+    def problem(self) -> bool:
+        """Counts against the run: failed or partial now, or unchanged since a failed or partial parse."""
+        state = self.previous if self.status == Status.SKIPPED else self.status
+        return state in (Status.FAILED, Status.PARTIAL)
 
 
 @dataclass(kw_only=True)
@@ -63,11 +71,35 @@ class Task:
 
 
 def scan(folder: Path) -> list[Path]:
-    """PDF files under folder (recursively, case-insensitive extension), sorted for stable order."""
+    """PDF files under folder (recursively, case-insensitive extension), sorted for stable order. Links that lead
+    nowhere (a missing target or a loop) are kept, unresolved, so that `plan` reports them per file."""
     folder = Path(folder)
     if folder.is_file():
         return [folder.resolve()]
-    return sorted(p.resolve() for p in folder.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf")
+    found = []
+    for p in folder.rglob("*"):
+        if p.suffix.lower() != ".pdf":
+            continue
+        if p.is_symlink() and not p.exists():  # exists() follows the link: False for a dangling one or a loop
+            found.append(p.absolute())
+        elif p.is_file():
+            found.append(p.resolve())
+    return sorted(found)
+
+
+def _link_problem(path: Path) -> str | None:
+    """Why a scanned path cannot be read as a file, or None."""
+    if path.exists():
+        return None
+    try:
+        path.resolve(strict=True)
+    except RuntimeError:
+        return f"broken link: {path.name} is a symlink loop"
+    except OSError as exc:
+        if "loop" in str(exc).lower():
+            return f"broken link: {path.name} is a symlink loop"
+    target = path.readlink() if path.is_symlink() else None
+    return f"broken link: {path.name} points to {target}, which does not exist" if target else f"{path} does not exist"
 
 
 def sha256_file(path: Path) -> str:
@@ -79,26 +111,69 @@ def sha256_file(path: Path) -> str:
 
 
 def plan(store: Store, paths: Iterable[Path], *, force: bool = False, retry_failed: bool = False) -> tuple[list[Task], list[FileResult]]:
-    """Split paths into work to do and results for unchanged files. Size+mtime unchanged means unchanged;
-    otherwise the sha256 decides (a touched but identical file is not re-parsed)."""
+    """Split paths into work to do and results for files that need none. Size+mtime unchanged means unchanged;
+    otherwise the sha256 decides (a touched but identical file is not re-parsed). A new path whose content is a
+    stored paper whose file has vanished is that paper, moved: the ledger follows it and nothing is parsed again.
+    Broken links are reported failed, per file, and not recorded."""
     known = store.ledger()
     todo: list[Task] = []
     unchanged: list[FileResult] = []
     for path in paths:
+        problem = _link_problem(path)
+        if problem:
+            unchanged.append(FileResult(path=str(path), status=Status.FAILED, error=problem))
+            continue
         st = path.stat()
         prev = known.get(str(path))
         settled = prev is not None and (prev.status in (Status.OK, Status.PARTIAL) or not retry_failed)
+        if prev is not None and prev.status == Status.DUPLICATE and not _owner_exists(known, prev):
+            settled = False  # the copy it duplicated is gone: this file now stands for the paper
         if prev and not force and settled and prev.size == st.st_size and prev.mtime_ns == st.st_mtime_ns:
-            unchanged.append(FileResult(path=str(path), status=Status.SKIPPED, paper_id=prev.paper_id, error=prev.error))
+            unchanged.append(_unchanged(path, prev))
             continue
         digest = sha256_file(path)
         if prev and not force and settled and prev.sha256 == digest:
             prev.mtime_ns, prev.size = st.st_mtime_ns, st.st_size
             store.record(prev)
-            unchanged.append(FileResult(path=str(path), status=Status.SKIPPED, paper_id=prev.paper_id, error=prev.error))
+            unchanged.append(_unchanged(path, prev))
+            continue
+        moved = None if force else _vanished_original(known, path, digest, prev)
+        if moved is not None:
+            with writer_lock(store.path.parent, store.lock_timeout):
+                store.move_path(moved.path, str(path), size=st.st_size, mtime_ns=st.st_mtime_ns)
+            unchanged.append(FileResult(path=str(path), status=Status.SKIPPED, paper_id=moved.paper_id,
+                                        previous=Status(moved.status), error=f"moved from {moved.path}; not parsed again"))
             continue
         todo.append(Task(path, digest, st.st_size, st.st_mtime_ns, prev))
     return todo, unchanged
+
+
+def _unchanged(path: Path, prev: FileRecord) -> FileResult:
+    return FileResult(path=str(path), status=Status.SKIPPED, paper_id=prev.paper_id, error=prev.error,
+                      previous=_status(prev.status))
+
+
+def _status(value: str | None) -> Status | None:
+    try:
+        return Status(value)
+    except ValueError:
+        return None
+
+
+def _owner_exists(known: dict[str, FileRecord], dup: FileRecord) -> bool:
+    return any(rec.paper_id == dup.paper_id and rec.path != dup.path and rec.status in (Status.OK, Status.PARTIAL)
+               and Path(rec.path).exists() for rec in known.values())
+
+
+def _vanished_original(known: dict[str, FileRecord], path: Path, digest: str, prev: FileRecord | None) -> FileRecord | None:
+    """The stored record of the same content at a path that no longer exists (the file was moved or renamed)."""
+    if prev is not None and prev.status not in (Status.DUPLICATE, Status.FAILED):
+        return None
+    for rec in known.values():
+        if (rec.sha256 == digest and rec.path != str(path) and rec.status in (Status.OK, Status.PARTIAL)
+                and not Path(rec.path).exists()):
+            return rec
+    return None
 
 
 def _ledger_rows(store: Store, where: str, params: list) -> list[dict]:
@@ -253,9 +328,28 @@ def ingest(
     report.results.sort(key=lambda r: r.path)
     if stages:
         report.stages = downstream.run_downstream(settings, stages, runner=stage_runner)
+        _attach_states(settings, report)
     report.seconds = time.perf_counter() - t0
     return report
 
 
-__all__ = ["ingest", "ingest_file", "plan", "scan", "Task", "FileResult", "IngestReport", "Executor", "threaded",
+def _attach_states(settings: Settings, report: IngestReport) -> None:
+    """Each stored file's paper state after the downstream stages: its per-file, per-stage truth."""
+    from pipeline.state import paper_states
+
+    ids = {r.paper_id for r in report.results if r.paper_id and r.status in (Status.OK, Status.PARTIAL, Status.SKIPPED)}
+    states = paper_states(settings, ids)
+    for r in report.results:
+        state = states.get(r.paper_id or "")
+        if state is not None and state.stored:
+            r.stages = {"summarize": "ok" if not state.summaries_missing else f"{state.summaries_missing} missing",
+                        **{f"encode:{c}": "ok" if done else "missing" for c, done in state.collections.items()}}
+
+
+def unfinished_papers(report: IngestReport) -> list[FileResult]:
+    """Files whose paper is stored but not through every stage after the run."""
+    return [r for r in report.results if any(v != "ok" for v in r.stages.values())]
+
+
+__all__ = ["unfinished_papers", "ingest", "ingest_file", "plan", "scan", "Task", "FileResult", "IngestReport", "Executor", "threaded",
            "ParserPool", "parse_one", "store_result", "still_needed", "unfinished"]

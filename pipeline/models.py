@@ -10,10 +10,6 @@ _BUNDLED = {
 }
 
 
-class ModelUnavailable(RuntimeError):
-    """The model is neither a local path, bundled, nor in the local HF cache (and we are offline)."""
-
-
 def bundled_path(ref: str) -> Path | None:
     entry = _BUNDLED.get(ref.lower())
     if not entry:

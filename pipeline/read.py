@@ -6,8 +6,9 @@ Rules:
   or URL table functions, no COPY, ATTACH, INSTALL/LOAD) and the configuration locked (no SET, PRAGMA changes), under a
   per-query timeout (the query is interrupted) and a row cap (the result says when rows were cut). The statement type
   comes from DuckDB's own parser (`duckdb.extract_statements`), never from matching keywords by hand.
-- One Milvus client per `Reader`, opened on first search and reused for every later one (close the reader to let go
-  of a Milvus Lite store).
+- One Milvus client per `Reader`, opened on first search and reused for every later one. On the embedded default the
+  store is shared between processes (`pipeline.vectors.lite`): a reader searches while an ingest encodes, and when the
+  process serving the store goes away the reader reconnects once.
 - Page images are looked up by paper id in the database; an id is never used as a path.
 - The schema texts the agent sees are rendered from `schemas/` (the database prompt) and from the collections that
   exist (the vectorstore prompt).
@@ -27,6 +28,7 @@ from pipeline.config import Settings
 from pipeline.store.connection import reading
 from pipeline.store.errors import StoreMissing
 from pipeline.vectors import milvus
+from pipeline.vectors.errors import is_transient
 from pipeline.vectors.search import Hit, search as _search
 
 # Statement types a reader may run; everything else (INSERT, COPY, ATTACH, PRAGMA, SET, CREATE, ...) is refused.
@@ -144,10 +146,24 @@ class Reader:
             self._client = self._stack.enter_context(milvus.connect(self.settings))
         return self._client
 
+    def _reconnect(self) -> None:
+        self._stack.close()
+        self._stack = ExitStack()
+        self._client = None
+
     def search(self, query: str, collection: str, table_name: str | None = None, column_name: str | None = None,
                filter: str | None = None, limit: int = 5) -> list[Hit]:  # noqa: A002 (the agent's word)
         """Top `limit` hits of one collection, joined back to their DuckDB text (or bbox for image hits)."""
-        return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client)
+        if not self.settings.duckdb_path.exists():
+            raise StoreMissing(f"no database at {self.settings.duckdb_path}; run `paperbase ingest DIR` first")
+        try:
+            return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client)
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            # the process that held the shared Milvus Lite store went away: open it (or its new holder) and retry once
+            self._reconnect()
+            return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client)
 
     def collections(self) -> list[str]:
         """Collections that exist in Milvus, in schema order."""

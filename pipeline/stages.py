@@ -2,8 +2,9 @@
 runs them for the pending papers.
 
 Both stages work over whatever is missing or stale in the database, so they are idempotent. `run_downstream` runs the
-chosen stages when any paper is pending (stored but not yet through every stage) and clears the list only when every
-stage settled, so a run interrupted between stages is finished by the next one. A stage that hit transient trouble
+chosen stages when any paper is pending (stored but not yet through every stage) and removes a paper from the list
+only when its state (`pipeline.state`) shows every enabled stage done for it, so a run interrupted between stages, or
+one whose summaries failed, is finished by the next one. A stage that hit transient trouble
 raises `RetryableError` (the Prefect wrapping retries it); the loop records any exception as that stage's failure.
 """
 from __future__ import annotations
@@ -81,8 +82,12 @@ def run_downstream(settings: Settings, stages: tuple[str, ...] | list[str] = STA
             out[name] = (runner or call)(name, RUNNERS[name], settings)
         except Exception as exc:  # the papers stay pending; the next run retries the stage
             out[name] = {"status": Status.FAILED.value, "errors": [f"{type(exc).__name__}: {exc}"]}
-    if all(Status(r.get("status", Status.FAILED)).settled for r in out.values()):
-        pending.discard(settings.data_dir, todo)
+    # a paper leaves the pending list only when every enabled stage is done for it (summaries that failed stay
+    # pending, so the next run retries them and encodes what they add)
+    from pipeline.state import paper_states
+
+    states = paper_states(settings, todo)
+    pending.discard(settings.data_dir, {p for p, st in states.items() if st.finished or not st.stored})
     return out
 
 

@@ -81,6 +81,18 @@ class Store:
             ledger.ensure_ledger(con)
             ledger.upsert(con, record)
 
+    def move_path(self, old: str, new: str, *, size: int, mtime_ns: int) -> None:
+        """A stored file was moved: its ledger entry and the paper's pdf_path follow it (one transaction)."""
+        with self.writing() as con:
+            records = ledger.load_all(con)
+            rec = records[old]
+            ledger.delete(con, old)
+            ledger.delete(con, new)  # a duplicate record this path had of the same paper
+            rec.path, rec.size, rec.mtime_ns = new, size, mtime_ns
+            ledger.upsert(con, rec)
+            if rec.paper_id:
+                con.execute("UPDATE metadata SET pdf_path = ? WHERE CAST(paper_id AS VARCHAR) = ?", [new, rec.paper_id])
+
     def remove_path(self, path: str, paper_id: str | None) -> None:
         with self.writing() as con:
             if paper_id:

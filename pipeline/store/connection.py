@@ -6,6 +6,7 @@ retry for a while when the file is locked by another process.
 """
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Iterator
@@ -17,6 +18,16 @@ import duckdb
 from pipeline.store.errors import StoreBusy
 
 LOCK_MARKERS = ("Could not set lock", "Conflicting lock")
+WAIT_NOTICE_S = 2.0  # a lock wait longer than this is announced (the CLI shows paperbase warnings)
+log = logging.getLogger("paperbase.store")
+
+
+def _holder(exc: Exception) -> str:
+    """Who holds the file, from DuckDB's message ("... Conflicting lock is held in /usr/bin/python3 (PID 123)")."""
+    import re
+
+    m = re.search(r"held in (.+?) \(PID (\d+)\)", str(exc))
+    return f"process {m[2]} ({m[1]})" if m else "another process"
 
 
 def _is_lock_error(exc: Exception) -> bool:
@@ -25,16 +36,21 @@ def _is_lock_error(exc: Exception) -> bool:
 
 def connect(path: Path, *, read_only: bool, timeout: float = 60.0, config: dict | None = None) -> duckdb.DuckDBPyConnection:
     """Open the database, retrying with jittered backoff while another process holds the lock."""
-    deadline = time.monotonic() + timeout
-    delay = 0.02
+    start = time.monotonic()
+    deadline = start + timeout
+    delay, said = 0.02, False
     while True:
         try:
             return duckdb.connect(str(path), read_only=read_only, config=config or {})
         except duckdb.IOException as exc:
             if not _is_lock_error(exc) or time.monotonic() >= deadline:
                 if _is_lock_error(exc):
-                    raise StoreBusy(f"{path} stayed locked by another process for {timeout:.0f}s") from exc
+                    raise StoreBusy(f"{path} stayed locked by another process for {timeout:.0f} s "
+                                    f"({_holder(exc)}); close it or try again later") from exc
                 raise
+            if not said and time.monotonic() - start > WAIT_NOTICE_S:  # say what we wait for, once
+                log.warning("waiting up to %.0f s for %s: %s has it open", timeout, path, _holder(exc))
+                said = True
             time.sleep(delay + random.random() * delay)
             delay = min(delay * 2, 0.5)
 

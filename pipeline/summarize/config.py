@@ -4,10 +4,14 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from urllib.parse import urlparse
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 
 class SummarizeSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     backend: Literal["offline", "openai"] = Field(
         "offline", description="offline: extractive text from the element itself, no network. "
         "openai: any OpenAI-compatible /chat/completions endpoint (OpenAI, vLLM, Ollama).")
@@ -32,6 +36,15 @@ class SummarizeSettings(BaseModel):
     image_dpi: int = Field(144, ge=36, description="Resolution of figure crops sent to the vision model.")
     temperature: float = Field(0.0, ge=0)
     batch_size: int = Field(200, ge=1, description="Results per DuckDB write transaction.")
+
+    @field_validator("base_url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        if value is not None:
+            url = urlparse(value)
+            if url.scheme not in ("http", "https") or not url.netloc:
+                raise ValueError(f"not an http(s) URL: {value!r}")
+        return value
 
     def resolved_api_key(self) -> str | None:
         if self.api_key is not None and self.api_key.get_secret_value():

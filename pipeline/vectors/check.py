@@ -22,7 +22,9 @@ class Mismatch:
 
 
 def check(settings, collections: list[str] | None = None) -> list[Mismatch]:
-    """Mismatches for every collection that exists in Milvus (a collection that was never built is reported once)."""
+    """Mismatches per paper and column for every collection that should hold vectors: one that exists, one the ledger
+    says was built, or an enabled collection whose model is available while papers are stored (a collection never
+    built, or lost, is reported once; its papers have no vectors)."""
     store = Store(settings.duckdb_path)
     with store.reading() as con:
         expected = {m: cells.counts(con, m) for m in ("text", "image")}
@@ -33,8 +35,11 @@ def check(settings, collections: list[str] | None = None) -> list[Mismatch]:
         existing = milvus.existing(client)
         for coll in target_collections(settings, collections):
             if coll.name not in existing:
-                if recorded.get(coll.name):
-                    out.append(Mismatch(coll.name, "*", "*", "*", 0, 0, problem="collection missing from Milvus"))
+                owed = recorded.get(coll.name) or (present and cells.columns(coll.modality) and _available(settings, coll))
+                if owed:
+                    n = sum(v for k, v in expected[coll.modality].items())
+                    out.append(Mismatch(coll.name, "*", "*", "*", n, 0, problem=f"collection missing from Milvus: "
+                                        f"{len(present)} paper(s) have no vectors; run `paperbase encode`"))
                 continue
             if not cells.columns(coll.modality):
                 continue
@@ -61,3 +66,12 @@ def _dup_entities(ents: list[dict]):
         if seen[key] > 1:
             seen[key] -= 1
             yield e, 1
+
+
+def _available(settings, coll) -> bool:
+    from pipeline.vectors.encoders import availability
+    from pipeline.vectors.stage import model_label
+
+    return availability(coll, model_label(coll, settings) if coll.embed_type != "bm25" else None,
+                        settings.vectors.download)[0]
+

@@ -2,7 +2,9 @@
 and the encoder constants the settings default to."""
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from urllib.parse import urlparse
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 BM25_K1 = 1.5  # term-frequency saturation
 BM25_B = 0.75  # length normalisation
@@ -10,6 +12,8 @@ DEFAULT_BATCH_SIZE = 32  # texts or images per forward pass
 
 
 class CollectionSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     enabled: bool = Field(True, description="Encode this collection (skipped with a message when its model is unavailable).")
     model: str | None = Field(None, description="HF id or local path; None = the default in schemas/vectorstore.json.")
 
@@ -21,20 +25,51 @@ def _default_collections() -> dict[str, CollectionSettings]:
 
 
 class VectorSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     milvus_uri: str | None = Field(None, description="Milvus server URI; default: Milvus Lite under the data dir.")
     lite_dirname: str = Field("milvus.db", description="Milvus Lite store (a directory) under the data dir.")
     collections: dict[str, CollectionSettings] = Field(default_factory=_default_collections)
     download: bool = Field(False, description="Let transformers fetch models that are not available offline.")
-    image_dpi: int = Field(144, description="Render DPI for the page regions that CLIP encodes.")
-    batch_size: int = Field(DEFAULT_BATCH_SIZE, description="Texts/images per model forward pass.")
-    papers_per_batch: int = Field(8, description="Papers encoded, inserted and recorded together (the crash-redo unit).")
+    image_dpi: int = Field(144, ge=36, le=600, description="Render DPI for the page regions that CLIP encodes.")
+    batch_size: int = Field(DEFAULT_BATCH_SIZE, ge=1, description="Texts/images per model forward pass.")
+    papers_per_batch: int = Field(8, ge=1, description="Papers encoded, inserted and recorded together (the crash-redo unit).")
     device: str | None = Field(None, description="torch device for dense models; None = sentence-transformers' choice.")
-    bm25_k1: float = BM25_K1
-    bm25_b: float = BM25_B
+    bm25_k1: float = Field(BM25_K1, gt=0)
+    bm25_b: float = Field(BM25_B, ge=0, le=1)
     bm25_avgdl_tolerance: float = Field(
         0.1, description="Re-encode a paper's BM25 vectors when the corpus mean length moved more than this fraction."
     )
-    lock_timeout: float = Field(60.0, description="Seconds to wait for a Milvus Lite store another process holds.")
+    lock_timeout: float = Field(60.0, ge=0, description="Seconds to wait for a Milvus Lite store another process holds.")
 
     def collection(self, name: str) -> CollectionSettings:
         return self.collections.get(name) or CollectionSettings()
+
+    @field_validator("milvus_uri")
+    @classmethod
+    def _server_uri(cls, value: str | None) -> str | None:
+        """A server URI must parse (scheme and host); a bare path means a Milvus Lite store there."""
+        if value and "://" in value:
+            url = urlparse(value)
+            if url.scheme not in ("http", "https", "tcp", "grpc", "unix") or not (url.hostname or url.path):
+                raise ValueError(f"not a Milvus server URI (expected e.g. http://host:19530): {value!r}")
+            try:
+                url.port  # noqa: B018  (raises on a malformed port)
+            except ValueError as exc:
+                raise ValueError(f"bad port in {value!r}: {exc}") from None
+        return value
+
+    @field_validator("collections")
+    @classmethod
+    def _known_collections(cls, value: dict[str, CollectionSettings]) -> dict[str, CollectionSettings]:
+        import difflib
+
+        from schemas.vectorstore import collections
+
+        known = [c.name for c in collections()]
+        for name in value:
+            if name not in known:
+                near = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
+                raise ValueError(f"unknown collection {name!r}" + (f"; did you mean {near[0]!r}?" if near else f"; known: {known}"))
+        return {**{n: CollectionSettings() for n in known}, **value}
+

@@ -23,12 +23,16 @@ class UnknownCollection(VectorError):
 
 
 def is_transient(exc: BaseException) -> bool:
-    """Trouble worth retrying, judged by type: our RetryableErrors, OS-level connection failures and timeouts, and
-    pymilvus' 'server unavailable'."""
+    """Trouble worth retrying, judged by type (and pymilvus' status code): our RetryableErrors, OS-level connection
+    failures and timeouts, and a Milvus server that is unavailable or refused the connection."""
     if isinstance(exc, (RetryableError, ConnectionError, TimeoutError)):
         return True
     try:
-        from pymilvus.exceptions import MilvusUnavailableException
+        from pymilvus.client.types import Status as MilvusStatus
+        from pymilvus.exceptions import MilvusException, MilvusUnavailableException
     except ImportError:  # pragma: no cover - pymilvus is a dependency
         return False
-    return isinstance(exc, MilvusUnavailableException)
+    if isinstance(exc, MilvusUnavailableException):
+        return True
+    # "Fail connecting to server": the code pymilvus gives a refused or dropped connection
+    return isinstance(exc, MilvusException) and getattr(exc, "code", None) == MilvusStatus.CONNECT_FAILED

@@ -7,19 +7,23 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from hashlib import blake2b
 from pathlib import Path
 
-from pipeline.locks import held_elsewhere
-from pipeline.vectors.errors import StoreLocked
 from schemas.vectorstore import Collection
 
 # pymilvus pings every 10 s; Milvus Lite's server answers "too_many_pings" and gRPC's C core logs each GOAWAY as
 # an error although the client just backs off. Real failures still surface as Python exceptions.
 os.environ.setdefault("GRPC_VERBOSITY", "NONE")
+
+
+def _quiet_pymilvus() -> None:
+    """pymilvus configures its own loggers when imported and logs every failed RPC with a traceback before raising
+    it; the exception reaches the caller anyway (the CLI turns it into one line), so those logs stay quiet."""
+    for name in ("pymilvus", "pymilvus.milvus_client"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 log = logging.getLogger(__name__)
 
@@ -37,37 +41,32 @@ def uri_for(settings) -> str:
 
 @contextmanager
 def connect(settings) -> Iterator:
-    """A MilvusClient, closed on exit (which releases a Milvus Lite store for other processes)."""
+    """A MilvusClient, closed on exit. On the embedded default the store is shared between processes (see lite.py):
+    this process opens it, or connects to the process that holds it."""
     from pymilvus import MilvusClient
 
-    uri = uri_for(settings)
-    if not settings.vectors.milvus_uri:
-        path = lite_path(settings)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        deadline = time.monotonic() + settings.vectors.lock_timeout
-        while held_elsewhere(path / "LOCK"):  # Milvus Lite is one process per store: wait, then say so plainly
-            if time.monotonic() > deadline:
-                raise StoreLocked(f"Milvus Lite store {path} is held by another process; "
-                                  "wait for it, or run `milvus-lite server` and pass --milvus-uri")
-            time.sleep(0.5)
-    client = MilvusClient(uri=uri)
-    client.paperbase_lite_path = None if settings.vectors.milvus_uri else lite_path(settings)  # for load()'s repair
+    from pipeline.vectors import lite
+
+    _quiet_pymilvus()
+    if settings.vectors.milvus_uri:
+        client = MilvusClient(uri=settings.vectors.milvus_uri)
+        client.paperbase_lite_path = None
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    store = lite_path(settings)
+    uri, held = lite.acquire(store, settings.vectors.lock_timeout)
     try:
-        yield client
+        client = MilvusClient(uri=uri)
+        client.paperbase_lite_path = store if held else None  # only the holder may repair index files (load())
+        try:
+            yield client
+        finally:
+            client.close()
     finally:
-        client.close()
-        if not settings.vectors.milvus_uri:
-            _release_lite(uri)
-
-
-def _release_lite(path: str) -> None:
-    # pymilvus keeps the in-process Lite server (and its LOCK) until exit; stop it so other processes can open it.
-    try:
-        from milvus_lite.server_manager import server_manager_instance
-
-        server_manager_instance.release_server(path)
-    except Exception:  # pragma: no cover - older milvus-lite without the manager
-        pass
+        lite.release(store, held)
 
 
 def entity_id(collection: str, table: str, column: str, primary_key: str) -> int:

@@ -9,7 +9,7 @@ from pipeline.vectors.encoders import load_encoder
 from pipeline.vectors import cells, ledger, milvus
 from pipeline.vectors.stage import model_label
 from pipeline.vectors.errors import UnknownCollection
-from pipeline.store import Store
+from pipeline.store import Store, StoreMissing
 from schemas.vectorstore import collection as schema_collection
 
 
@@ -45,10 +45,14 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
     except KeyError as exc:
         raise UnknownCollection(str(exc)) from None
     store = Store(settings.duckdb_path)
+    if not store.exists():
+        raise StoreMissing(f"no database at {settings.duckdb_path}; run `paperbase ingest DIR` first")
     if coll.embed_type == "bm25":
         terms = list(bm25.term_counts(query))
         with store.reading() as con:
             df, n_docs = ledger.bm25_df(con, terms)
+        if not n_docs:
+            raise UnknownCollection(f"collection {coll.name} has no vectors yet; run `paperbase encode`")
         vector = bm25.query_vector(query, df, n_docs)
         if not vector:
             return []  # no query term occurs in the corpus
@@ -72,7 +76,7 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
 
 def _run(client, name: str, vector, expr: str, limit: int, fields: list[str], params: dict) -> list[dict]:
     if name not in milvus.existing(client):
-        raise UnknownCollection(f"collection {name} does not exist yet; run `paperbase encode`")
+        raise UnknownCollection(f"collection {name} does not exist yet (no vectors were built); run `paperbase encode`")
     milvus.load(client, name)
     res = client.search(name, data=[vector], anns_field="vector", limit=limit, filter=expr, output_fields=fields,
                         search_params=params)

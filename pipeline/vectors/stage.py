@@ -21,7 +21,7 @@ from pipeline.results import StageResult, Status, combine
 from pipeline.store import Store
 from schemas.vectorstore import Collection, collection, collections
 
-log = logging.getLogger("paperbase.index")
+log = logging.getLogger("paperbase.vectors")
 EMPTY = "empty"  # fingerprint of a paper with no encodable cells of a modality
 _INSERT_ROWS = 512
 
@@ -162,9 +162,14 @@ class _State:
     bm25: dict[str, tuple[int, int]]
 
 
-def _fingerprint(coll: Collection, settings, state: _State, pdf_id: str) -> str:
-    fp = state.fingerprints[coll.modality].get(pdf_id, EMPTY)
+def paper_fingerprint(coll: Collection, settings, fingerprints: dict[str, dict[str, str]], pdf_id: str) -> str:
+    """What the vector ledger records for a paper encoded with its current cells (images: at the current dpi)."""
+    fp = fingerprints[coll.modality].get(pdf_id, EMPTY)
     return f"{fp}@{settings.vectors.image_dpi}dpi" if coll.modality == "image" and fp != EMPTY else fp
+
+
+def _fingerprint(coll: Collection, settings, state: _State, pdf_id: str) -> str:
+    return paper_fingerprint(coll, settings, state.fingerprints, pdf_id)
 
 
 def _encode_collection(settings, store: Store, client, coll: Collection, enc, rep: CollectionReport, state: _State,
@@ -343,3 +348,25 @@ def rebuild(settings, collection: str | None = None) -> EncodeReport:
 
 def collection_is_sparse(name: str) -> bool:
     return collection(name).is_sparse
+
+
+def remove_papers(settings, paper_ids: list[str]) -> int:
+    """Delete the vectors of these papers from every collection that exists, and their vector ledger rows (prune).
+    Ledger first, then Milvus: a crash in between leaves orphans that the next encode removes."""
+    if not paper_ids:
+        return 0
+    store = Store(settings.duckdb_path)
+    with store.writing() as con:
+        ledger.ensure(con)
+        for coll in collections():
+            ledger.invalidate(con, coll.name, paper_ids)
+        ledger.set_bm25_stats(con, {p: (0, 0, Counter()) for p in paper_ids})
+    removed = 0
+    with milvus.connect(settings) as client:
+        for name in milvus.existing(client):
+            milvus.load(client, name)
+            before = milvus.count(client, name)
+            client.delete(name, filter=milvus.in_filter("pdf_id", paper_ids))
+            client.flush(name)
+            removed += before - milvus.count(client, name)
+    return removed

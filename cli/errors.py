@@ -1,0 +1,93 @@
+"""One line per failure: what happened and what to do, for every error a user can cause or meet.
+
+The full traceback goes to a log file (`<data dir>/paperbase.log`, or the temp dir when the data dir cannot be
+written), or to the screen with `--debug` (anywhere on the command line) or PAPERBASE_DEBUG=1.
+
+Exit codes (README): 0 everything asked for succeeded; 1 some files or stages failed (the summary says which and
+why), or the command could not do its work (no database, store busy, bad query); 2 usage or configuration error;
+130 interrupted (Ctrl-C).
+"""
+from __future__ import annotations
+
+import datetime
+import os
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
+
+
+def classify(exc: BaseException) -> tuple[int, str]:
+    """(exit code, one-line message) for an exception that escaped a command."""
+    from pipeline.config import ConfigError
+    from pipeline.read import ReadError
+    from pipeline.store.errors import StoreBusy, StoreMissing
+    from pipeline.vectors.errors import StoreLocked, VectorError
+
+    text = " ".join(str(exc).split())
+    if isinstance(exc, ConfigError):
+        return USAGE, f"configuration error: {text}"
+    if isinstance(exc, (StoreBusy, StoreLocked)):
+        return FAILED, f"{text} (another paperbase process is writing; try again when it has finished)"
+    if isinstance(exc, (StoreMissing, ReadError, VectorError)):
+        return FAILED, text
+    if isinstance(exc, PermissionError):
+        return FAILED, f"permission denied: {exc.filename or text} (check the data dir's owner and mode, or pass --data-dir)"
+    if isinstance(exc, NotADirectoryError):
+        return FAILED, f"not a directory: {exc.filename or text} (--data-dir must name a directory)"
+    if isinstance(exc, OSError) and exc.strerror:
+        return FAILED, f"{exc.strerror}: {exc.filename or text}"
+    milvus = _milvus_message(exc)
+    if milvus:
+        return FAILED, milvus
+    return FAILED, f"internal error: {type(exc).__name__}: {text}"
+
+
+def _milvus_message(exc: BaseException) -> str | None:
+    try:
+        from pymilvus.exceptions import MilvusException
+    except ImportError:  # pragma: no cover
+        return None
+    if not isinstance(exc, MilvusException):
+        return None
+    message = " ".join(str(getattr(exc, "message", exc)).split())
+    return f"Milvus: {message} (is the server at --milvus-uri running and reachable?)"
+
+
+def debug_requested(argv: list[str]) -> bool:
+    """`--debug` anywhere on the command line (removed from argv) or PAPERBASE_DEBUG=1."""
+    found = "--debug" in argv
+    while "--debug" in argv:
+        argv.remove("--debug")
+    return found or os.environ.get("PAPERBASE_DEBUG", "") not in ("", "0")
+
+
+def data_dir_of(argv: list[str]) -> Path:
+    for i, arg in enumerate(argv):
+        if arg == "--data-dir" and i + 1 < len(argv):
+            return Path(argv[i + 1])
+        if arg.startswith("--data-dir="):
+            return Path(arg.split("=", 1)[1])
+    return Path(os.environ.get("PAPERBASE_DATA_DIR", "data"))
+
+
+def write_log(exc: BaseException, data_dir: Path) -> Path | None:
+    """Append the traceback to the first writable log location; None when none is."""
+    text = "".join(traceback.format_exception(exc))
+    stamp = datetime.datetime.now().isoformat(timespec="seconds")
+    for folder in (data_dir, Path(tempfile.gettempdir()) / "paperbase"):
+        path = folder / "paperbase.log"
+        try:
+            if not folder.is_dir():
+                if folder != data_dir:
+                    folder.mkdir(parents=True, exist_ok=True)
+                else:
+                    continue
+            with open(path, "a", encoding="utf-8") as fh:
+                fh.write(f"--- {stamp} paperbase {' '.join(sys.argv[1:])}\n{text}\n")
+            return path
+        except OSError:
+            continue
+    return None
