@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
 from pipeline.parse.base import ParseOptions
@@ -39,6 +39,13 @@ class Settings(BaseSettings):
     parse: ParseOptions = Field(default_factory=ParseOptions)
     vectors: VectorSettings = Field(default_factory=VectorSettings)
     summarize: SummarizeSettings = Field(default_factory=SummarizeSettings)
+
+    @field_validator("data_dir")
+    @classmethod
+    def _a_directory(cls, value: Path) -> Path:
+        if value.exists() and not value.is_dir():
+            raise ValueError(f"{value} is not a directory (the data dir holds paperbase.duckdb and the vector store)")
+        return value
 
     @property
     def duckdb_path(self) -> Path:

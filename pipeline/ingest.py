@@ -283,11 +283,14 @@ def threaded(workers: int) -> Executor:
     """The library executor: `workers` threads, each parsing through the shared pool and storing its result."""
 
     def run(step: FileStep, tasks: list[Task]) -> Iterator[tuple[Task, FileResult | BaseException]]:
-        with ThreadPoolExecutor(max(1, workers)) as pool:
+        pool = ThreadPoolExecutor(max(1, workers))
+        try:
             futures = {pool.submit(step, t): t for t in tasks}
             for fut in as_completed(futures):
                 exc = fut.exception()
                 yield futures[fut], exc if exc is not None else fut.result()
+        finally:  # on Ctrl-C: files not started are dropped, the ones in flight finish their short step
+            pool.shutdown(wait=True, cancel_futures=True)
 
     return run
 

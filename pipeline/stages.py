@@ -74,7 +74,7 @@ def run_downstream(settings: Settings, stages: tuple[str, ...] | list[str] = STA
         return {}
     out: dict[str, dict] = {}
     for name in STAGES:
-        if name not in stages:
+        if name not in stages or (name == "summarize" and not settings.summarize.enabled):
             continue
         if on_stage:
             on_stage(name)

@@ -79,7 +79,7 @@ def _states(con: duckdb.DuckDBPyConnection, settings: Settings, paper_ids, stage
     out = {p: PaperState(p, stored=p in set(stored)) for p in wanted}
     if not out:
         return out
-    if "summarize" in stages:
+    if "summarize" in stages and settings.summarize.enabled:
         for table, column, key in SUMMARY_CELLS:
             rows = con.execute(f"SELECT CAST({key} AS VARCHAR), count(*) FROM {table} WHERE {column} IS NULL "
                                f"AND CAST({key} AS VARCHAR) IN (SELECT unnest(?)) GROUP BY 1", [wanted]).fetchall()

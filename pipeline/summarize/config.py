@@ -12,6 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 class SummarizeSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    enabled: bool = Field(True, description="Fill summaries during ingest. false: the stage is skipped and a paper is "
+                          "finished without them (`paperbase summarize` still fills them on request).")
     backend: Literal["offline", "openai"] = Field(
         "offline", description="offline: extractive text from the element itself, no network. "
         "openai: any OpenAI-compatible /chat/completions endpoint (OpenAI, vLLM, Ollama).")

@@ -15,6 +15,7 @@ OTHERS = ["text_sentence_transformers_all_minilm_l6_v2", "text_sentence_transfor
 
 @pytest.fixture
 def bm25_only(monkeypatch):
+    monkeypatch.setenv("PAPERBASE_SUMMARIZE__ENABLED", "false")  # vectors only: a paper is finished without summaries
     for name in OTHERS:
         monkeypatch.setenv(f"PAPERBASE_VECTORS__COLLECTIONS__{name}__ENABLED", "false")
 

@@ -34,7 +34,7 @@ def test_server_by_uri_with_bm25_tiny_bge_and_tiny_clip(base_db, tmp_path, tiny_
     assert CLIP in prompt and "bounding_box" in prompt
 
     runner = CliRunner()
-    res = runner.invoke(app, ["check", "--data-dir", str(data), "--milvus-uri", milvus_server])
+    res = runner.invoke(app, ["check", "--data-dir", str(data), "--milvus-uri", milvus_server, "-c", BM25, "-c", BGE, "-c", CLIP])
     assert res.exit_code == 0, res.output
     res = runner.invoke(app, ["search", "privacy", "--data-dir", str(data), "--milvus-uri", milvus_server, "--json", "-n", "2"])
     assert res.exit_code == 0 and '"table_name"' in res.stdout

@@ -1,0 +1,106 @@
+"""kill -9 at each stage, then a rerun, gives exactly what a clean ingest gives (rows, vectors, ledger); Ctrl-C stops
+an ingest within seconds and leaves a store the next run finishes.
+
+The kills are injected from a driver script through the runner's own hooks (a stage runner, the summarizer's item
+callback, the encoder's after-batch callback): nothing in production code knows about them."""
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.state.helpers import REPO, env, pdf_folder, run, snapshot
+
+DRIVER = """
+import os, signal, sys
+from pathlib import Path
+from pipeline.config import load_settings
+from pipeline.ingest import ingest
+from pipeline import stages
+
+where = sys.argv[3]
+settings = load_settings(data_dir=Path(sys.argv[2]), workers=1)
+die = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL)
+
+def after(n):
+    count = [0]
+    def hook(*a, **k):
+        count[0] += 1
+        if count[0] >= n:
+            die()
+    return hook
+
+def runner(name, fn, settings):
+    if where == "summarize" and name == "summarize":
+        from pipeline.summarize import summarize_papers
+        summarize_papers(settings, on_item=after(5))  # killed after 5 summaries
+    if where == "encode" and name == "encode":
+        from pipeline.vectors import encode_papers
+        settings.vectors.papers_per_batch = 1
+        encode_papers(settings, after_batch=after(1))  # killed after the first batch's vectors, before its ledger row
+    if where == "between" and name == "encode":
+        die()  # summaries done, vectors not started
+    return fn(settings, None)
+
+ingest(Path(sys.argv[1]), settings, stages=list(stages.STAGES), stage_runner=runner,
+       on_result=after(1) if where == "store" else None)  # "store": killed right after the first paper is stored
+"""
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    root = tmp_path_factory.mktemp("clean")
+    pdf_folder(root / "pdfs")
+    done = run("ingest", "pdfs", "--data-dir", "data", cwd=root)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return snapshot(root / "data")
+
+
+@pytest.mark.parametrize("where", ["store", "summarize", "between", "encode"])
+def test_kill_9_at_each_stage_then_a_rerun_equals_a_clean_ingest(clean, tmp_path, where):
+    pdf_folder(tmp_path / "pdfs")
+    killed = subprocess.run([sys.executable, "-c", DRIVER, str(tmp_path / "pdfs"), str(tmp_path / "data"), where],
+                            cwd=REPO, env=env(), capture_output=True, text=True, timeout=600)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-3000:]
+    rerun = run("ingest", "pdfs", "--data-dir", "data", cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    assert snapshot(tmp_path / "data") == clean
+    assert run("check", "--data-dir", "data", cwd=tmp_path).returncode == 0
+
+
+def test_kill_9_during_parse_then_a_rerun_equals_a_clean_ingest(clean, tmp_path):
+    pdf_folder(tmp_path / "pdfs")
+    proc = subprocess.Popen([str(REPO / ".venv" / "bin" / "paperbase"), "ingest", "pdfs", "--data-dir", "data"],
+                            cwd=tmp_path, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    time.sleep(2.5)  # parsing (the parser processes are up)
+    import os
+
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(30)
+    rerun = run("ingest", "pdfs", "--data-dir", "data", cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    assert snapshot(tmp_path / "data") == clean
+
+
+def test_ctrl_c_stops_an_ingest_within_seconds_and_the_rerun_finishes_it(clean, tmp_path):
+    folder = pdf_folder(tmp_path / "pdfs")
+    for i in range(6):  # enough work that the interrupt lands mid-run
+        shutil.copy(folder / "icassp2024_privacy_masking_llm.pdf", folder / f"copy{i}.pdf")
+    proc = subprocess.Popen([str(REPO / ".venv" / "bin" / "paperbase"), "ingest", "pdfs", "--data-dir", "data"],
+                            cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert time.monotonic() - t0 < 15, err[-2000:]
+    assert proc.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and "interrupted" in err
+    rerun = run("ingest", "pdfs", "--data-dir", "data", cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    state = snapshot(tmp_path / "data")
+    assert state["rows"] == clean["rows"] and state["vectors"] == clean["vectors"]

@@ -1,0 +1,101 @@
+"""Reads never fail because a write is running: a search answers while another process holds the Milvus Lite store
+(an encode), an encode writes while a long-lived reader holds it, a writer waits for an outside DuckDB reader and
+says so, and a read-only data dir serves every read command."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.state.helpers import REPO, env, pdf_folder, run, snapshot
+
+HOLD = """
+import sys, time
+from pipeline.config import load_settings
+from pipeline.read import Reader
+reader = Reader(load_settings(data_dir=sys.argv[1]))
+reader.search("privacy masking", "text_bm25_en", limit=1)  # opens (and so holds) the store
+print("holding", flush=True)
+time.sleep(float(sys.argv[2]))
+print(len(reader.search("language models", "text_bm25_en", limit=3)), flush=True)  # still works afterwards
+reader.close()
+"""
+
+
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory):
+    root = tmp_path_factory.mktemp("rw")
+    pdf_folder(root / "pdfs")
+    done = run("ingest", "pdfs", "--data-dir", "data", cwd=root)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return root
+
+
+def _copy(ingested, tmp_path):
+    shutil.copytree(ingested / "data", tmp_path / "data")
+    shutil.copytree(ingested / "pdfs", tmp_path / "pdfs")
+    return tmp_path / "data"
+
+
+def _holder(data, seconds: float) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(data), str(seconds)], cwd=REPO, env=env(),
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "holding"
+    return proc
+
+
+def test_search_and_encode_share_the_store_with_a_long_lived_reader(ingested, tmp_path):
+    data = _copy(ingested, tmp_path)
+    holder = _holder(data, 25)
+    try:
+        t0 = time.monotonic()
+        hits = run("search", "token masking", "--data-dir", "data", "--json", cwd=tmp_path, timeout=120)
+        assert hits.returncode == 0 and hits.stdout.strip(), hits.stderr[-2000:]  # used to wait 60 s, then a traceback
+        assert time.monotonic() - t0 < 20
+        rebuilt = run("rebuild", "--data-dir", "data", "-c", "text_bm25_en", cwd=tmp_path, timeout=300)
+        assert rebuilt.returncode == 0, rebuilt.stderr[-2000:]  # the writer goes through the reader's server
+    finally:
+        out, _ = holder.communicate(timeout=120)
+    assert holder.returncode == 0 and int(out.split()[-1]) == 3
+    assert run("check", "--data-dir", "data", cwd=tmp_path).returncode == 0
+
+
+def test_a_writer_waits_for_an_outside_duckdb_reader_and_says_so(ingested, tmp_path):
+    _copy(ingested, tmp_path)
+    (tmp_path / "pdfs" / "again.pdf").write_bytes((tmp_path / "pdfs" / "neurips2020_rag_excerpt.pdf").read_bytes())
+    reader = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1], read_only=True);"
+                               "print('open', flush=True); time.sleep(6)", str(tmp_path / "data" / "paperbase.duckdb")],
+                              cwd=REPO, env=env(), stdout=subprocess.PIPE, text=True)
+    assert reader.stdout.readline().strip() == "open"
+    done = run("ingest", "pdfs", "--data-dir", "data", "--stages", "none", cwd=tmp_path, timeout=300)
+    reader.wait(30)
+    assert "waiting up to" in done.stderr and "has it open" in done.stderr  # used to wait silently
+    assert done.returncode == 0, done.stderr[-2000:]  # a duplicate is not a failure
+
+
+def test_a_read_only_data_dir_serves_every_read_command(ingested, tmp_path):
+    src = _copy(ingested, tmp_path)
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    mounted = subprocess.run(["mount", "--bind", str(src), str(ro)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot bind-mount here: {mounted.stderr.decode()[:200]}")
+    try:
+        if subprocess.run(["mount", "-o", "remount,ro,bind", str(ro)], capture_output=True).returncode != 0:
+            pytest.skip("cannot remount read-only here")
+        for args in (["status"], ["check"], ["search", "masking"], ["search", "masking", "-c",
+                                                                        "text_sentence_transformers_all_minilm_l6_v2"]):
+            done = run(*args, "--data-dir", str(ro), cwd=tmp_path, timeout=300)
+            assert done.returncode == 0, (args, done.stderr[-2000:])
+        from pipeline.config import load_settings
+        from pipeline.read import Reader
+
+        with Reader(load_settings(data_dir=ro)) as reader:
+            assert reader.sql("SELECT count(*) FROM metadata").rows == [(2,)]
+            assert reader.search("masking", "text_bm25_en", limit=2)
+    finally:
+        subprocess.run(["umount", str(ro)], capture_output=True)
+    assert snapshot(src)["rows"] == snapshot(ingested / "data")["rows"]
