@@ -14,7 +14,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-console = Console(stderr=True)  # humans read stderr; --json output stays clean on stdout
+console = Console(stderr=True, soft_wrap=True)  # humans read stderr; --json stays clean on stdout; lines never cut
 
 DataDir = Annotated[
     Path | None,

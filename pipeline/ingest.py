@@ -7,7 +7,9 @@ task (retries, concurrency, UI); they own no loop of their own.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -91,15 +93,14 @@ def _link_problem(path: Path) -> str | None:
     """Why a scanned path cannot be read as a file, or None."""
     if path.exists():
         return None
-    try:
-        path.resolve(strict=True)
-    except RuntimeError:
-        return f"broken link: {path.name} is a symlink loop"
-    except OSError as exc:
-        if "loop" in str(exc).lower():
-            return f"broken link: {path.name} is a symlink loop"
-    target = path.readlink() if path.is_symlink() else None
-    return f"broken link: {path.name} points to {target}, which does not exist" if target else f"{path} does not exist"
+    if path.is_symlink():
+        try:
+            os.stat(path)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return f"broken link: {path.name} is a symlink loop"
+        return f"broken link: {path.name} points to {os.readlink(path)}, which does not exist"
+    return f"{path} does not exist"
 
 
 def sha256_file(path: Path) -> str:

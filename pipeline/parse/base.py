@@ -4,14 +4,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.document import ParsedPaper
 
 
 class ParseOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     backend: str = "pymupdf"
-    chunk_tokens: int = Field(512, description="Chunk size in tokenizer tokens, no overlap.")
+    chunk_tokens: int = Field(512, ge=16, le=8192, description="Chunk size in tokenizer tokens, no overlap.")
     tokenizer: str = Field("all-MiniLM-L6-v2", description="HF id or local path of the chunking tokenizer.")
     layout_model: str = Field("auto", description="auto: only on pages that need it; always; never.")
     metadata_overrides: dict = Field(default_factory=dict, description="Fields that replace detected metadata.")
