@@ -18,6 +18,10 @@ import duckdb
 from pipeline.store.errors import StoreBusy
 
 LOCK_MARKERS = ("Could not set lock", "Conflicting lock")
+# Never resolve an unknown table name to a Python variable of the calling code (DuckDB's replacement scans): SQL
+# names tables of the database, nothing else (a missing ledger table must be a CatalogException, and a model's SQL
+# must not reach our objects).
+BASE_CONFIG = {"python_enable_replacements": False}
 WAIT_NOTICE_S = 2.0  # a lock wait longer than this is announced (the CLI shows paperbase warnings)
 log = logging.getLogger("paperbase.store")
 
@@ -41,7 +45,7 @@ def connect(path: Path, *, read_only: bool, timeout: float = 60.0, config: dict 
     delay, said = 0.02, False
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only, config=config or {})
+            return duckdb.connect(str(path), read_only=read_only, config={**BASE_CONFIG, **(config or {})})
         except duckdb.IOException as exc:
             if not _is_lock_error(exc) or time.monotonic() >= deadline:
                 if _is_lock_error(exc):
