@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from pipeline.ingest import Task, _run_parsers, scan  # noqa: E402
-from pipeline.parse.base import ParseOptions  # noqa: E402
+from pipeline.parse import ParseOptions  # noqa: E402
 
 
 def raw_get_text(paths: list[Path]) -> tuple[int, float]:

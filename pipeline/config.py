@@ -12,7 +12,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
 from pipeline.index.config import VectorSettings
-from pipeline.parse.base import ParseOptions
+from pipeline.parse import ParseOptions
 from pipeline.summarize.config import SummarizeSettings
 
 

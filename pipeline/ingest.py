@@ -16,7 +16,7 @@ import duckdb
 from pipeline import pending
 from pipeline.config import Settings
 from pipeline.document import ParsedPaper, Status
-from pipeline.parse.base import ParseOptions
+from pipeline.parse import ParseOptions
 from pipeline.store import FileRecord, Store
 from pipeline.store.lock import writer_lock
 
@@ -100,12 +100,11 @@ def plan(store: Store, paths: Iterable[Path], *, force: bool = False, retry_fail
 
 def parse_one(path: str, options: ParseOptions) -> tuple[ParsedPaper | None, str | None, float]:
     """Worker entry point: (paper, error message, seconds). Never raises for bad input."""
-    from pipeline.parse.base import get_backend
-    from pipeline.parse.errors import ParseError
+    from pipeline.parse import ParseError, parse_pdf
 
     t0 = time.perf_counter()
     try:
-        paper = get_backend(options).parse(Path(path), options)
+        paper = parse_pdf(Path(path), options)
         return paper, None, time.perf_counter() - t0
     except ParseError as exc:
         return None, str(exc), time.perf_counter() - t0
