@@ -16,8 +16,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from pipeline.ingest import Task, _run_parsers, scan  # noqa: E402
-from pipeline.parse.base import ParseOptions  # noqa: E402
+from pipeline.ingest import scan, threaded  # noqa: E402
+from pipeline.parse import ParseOptions  # noqa: E402
+from pipeline.workers import ParserPool  # noqa: E402
 
 
 def raw_get_text(paths: list[Path]) -> tuple[int, float]:
@@ -38,19 +39,17 @@ def multiview(paths: list[Path], workers: int) -> tuple[int, float, dict[str, fl
     failures: list[str] = []
     pages = 0
 
-    def done(task, outcome):
-        nonlocal pages
-        paper, error, _ = outcome
-        if paper is None:
-            failures.append(f"{task.path.name}: {error}")
-            return
-        pages += len(paper.pages)
-        for name, seconds in paper.timings.items():
-            views[name] += seconds
-
-    tasks = [Task(p, "", 0, 0, None) for p in paths]
     t0 = time.perf_counter()
-    _run_parsers(tasks, ParseOptions(), workers, done)
+    # the runner's own pool and executor (what `ingest` uses), minus the DuckDB writes
+    with ParserPool(ParseOptions(), workers) as pool:
+        for path, outcome in threaded(workers)(lambda p: pool.parse(str(p)), paths):
+            paper, error, _ = outcome
+            if paper is None:
+                failures.append(f"{Path(path).name}: {error}")
+                continue
+            pages += len(paper.pages)
+            for name, seconds in paper.timings.items():
+                views[name] += seconds
     return pages, time.perf_counter() - t0, dict(views), failures
 
 

@@ -41,12 +41,15 @@ def _parse(settings) -> list[Check]:
     from pathlib import Path
 
     from pipeline.models import is_available_offline
+    from pipeline.parse import available_backends
 
     out = []
     spec = importlib.util.find_spec("pymupdf.layout")
     onnx_dir = Path(spec.origin).parent / "resources" / "onnx" if spec and spec.origin else None
     has_model = bool(onnx_dir and any(onnx_dir.rglob("*.onnx")))
-    out.append(Check("parse", "backend pymupdf", importlib.util.find_spec("pymupdf") is not None, "default backend"))
+    registered = available_backends()
+    out.append(Check("parse", "backend pymupdf", importlib.util.find_spec("pymupdf") is not None and "pymupdf" in registered,
+                     "default backend" if settings.parse.backend == "pymupdf" else "registered"))
     out.append(Check("parse", "pymupdf layout model (ONNX)", has_model, str(onnx_dir) if has_model else "pymupdf-layout missing"))
     out.append(Check("parse", "backend mineru", importlib.util.find_spec("mineru") is not None, "planned backend; not installed" if importlib.util.find_spec("mineru") is None else "installed"))
     ok, why = is_available_offline(settings.parse.tokenizer)

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
-from pipeline.parse.base import ParseOptions
+from pipeline.parse import ParseOptions
 from pipeline.summarize.config import SummarizeSettings
 from pipeline.vectors.config import VectorSettings
 

@@ -16,7 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from pipeline.document import ParsedPaper
-from pipeline.parse.base import ParseOptions
+from pipeline.parse import ParseOptions
 
 Outcome = tuple[ParsedPaper | None, str | None, float]  # (paper, error message, seconds)
 CRASHED = "parse_error: the parser process crashed on this file"
@@ -24,12 +24,11 @@ CRASHED = "parse_error: the parser process crashed on this file"
 
 def parse_one(path: str, options: ParseOptions) -> Outcome:
     """Worker entry point: (paper, error message, seconds). Never raises for bad input."""
-    from pipeline.parse.base import get_backend
-    from pipeline.parse.errors import ParseError
+    from pipeline.parse import ParseError, parse_pdf
 
     t0 = time.perf_counter()
     try:
-        paper = get_backend(options).parse(Path(path), options)
+        paper = parse_pdf(Path(path), options)
         return paper, None, time.perf_counter() - t0
     except ParseError as exc:
         return None, str(exc), time.perf_counter() - t0

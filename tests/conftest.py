@@ -28,10 +28,9 @@ def corpus_pdf(name: str) -> Path:
 
 @lru_cache(maxsize=None)
 def _parse_cached(name: str):
-    from pipeline.parse.base import ParseOptions, get_backend
+    from pipeline.parse import ParseOptions, parse_pdf
 
-    options = ParseOptions()
-    return get_backend(options).parse(corpus_pdf(name), options)
+    return parse_pdf(corpus_pdf(name), ParseOptions())
 
 
 @pytest.fixture(scope="session")

@@ -42,6 +42,7 @@ def copy_of_packages(tmp_path_factory) -> Path:
     ("flows/env.py", "import cli.common", "cli > flows"),  # something importing the CLI
     ("pipeline/parse/errors.py", "import pipeline.store", "parse backends import no store"),
     ("pipeline/ids.py", "import pipeline.document", "no import circles"),  # document imports ids
+    ("pipeline/parse/merge.py", "import pipeline.parse.pymupdf.page", "parse core imports no backend"),
 ])
 def test_a_forbidden_import_breaks_the_contract(copy_of_packages, module, line, contract):
     path = copy_of_packages / module

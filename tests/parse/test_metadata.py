@@ -12,9 +12,9 @@ import pymupdf
 import pytest
 
 from pipeline.document import Metadata
-from pipeline.parse.base import ParseOptions, get_backend
-from pipeline.parse.errors import ParseError
-from pipeline.parse.pymupdf.metadata import detect_arxiv, detect_venue, extract_metadata
+from pipeline.parse import ParseError, ParseOptions, parse_pdf
+from pipeline.parse.pymupdf.metadata import extract_metadata
+from pipeline.parse.venue import detect_arxiv, detect_venue
 from tests.conftest import corpus_pdf, needs_corpus
 
 ACL_FULL = "Annual Meeting of the Association for Computational Linguistics"
@@ -290,7 +290,7 @@ def test_malformed_sidecar_is_a_clear_per_file_error(attention_copy: Path) -> No
         _meta(attention_copy)
     options = ParseOptions()
     with pytest.raises(ParseError, match=r"paper\.pdf.*malformed sidecar metadata paper\.json"):
-        get_backend(options).parse(attention_copy, options)
+        parse_pdf(attention_copy, options)
 
 
 @needs_corpus

@@ -7,8 +7,9 @@ import pytest
 
 from pipeline.document import Page
 from pipeline.models import resolve_model
-from pipeline.parse.base import ParseOptions
-from pipeline.parse.pymupdf.text import _tokenizer, count_tokens, extract_chunks
+from pipeline.parse import ParseOptions
+from pipeline.parse.chunking import count_tokens, extract_chunks
+from pipeline.parse.chunking import load_tokenizer as _tokenizer
 from tests.conftest import needs_corpus
 
 

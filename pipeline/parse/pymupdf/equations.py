@@ -15,11 +15,10 @@ import re
 import pymupdf
 
 from pipeline.document import Equation
-from pipeline.parse.pymupdf._captions import (
-    column_range, find_captions, hrules, inside, is_prose, reading_key, to_bbox, union, x_overlap,
-)
+from pipeline.parse.pymupdf._geometry import hrules, inside, is_prose, to_bbox, union, x_overlap
 from pipeline.parse.pymupdf._latex_build import glyph_atoms, render
 from pipeline.parse.pymupdf._latex_symbols import math_share
+from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis, Line, PageAnalysis, Rect
 
 TAG = re.compile(r"^\(\s*([A-Z]?\d+(?:\.\d+)?[a-z]?)\s*\)$")
@@ -46,11 +45,11 @@ def _is_math_line(line: Line) -> bool:
     return n > 0 and m >= 0.5 * n
 
 
-def _groups(p: PageAnalysis, lines: list[Line], body: float) -> list[list[Line]]:
+def _groups(facts: DocumentFacts, p: PageAnalysis, lines: list[Line], body: float) -> list[list[Line]]:
     """Stack math lines that touch vertically (gap below ~half a line) within one column."""
     groups: list[tuple[tuple[float, float], list[Line], list[float]]] = []  # (column, lines, [y0, y1])
     for ln in sorted(lines, key=lambda l: l.bbox[1]):
-        col = column_range(p, ln.bbox)
+        col = facts.column_range(p, ln.bbox)
         target = next((g for g in reversed(groups) if min(g[0][1], col[1]) > max(g[0][0], col[0])
                        and ln.bbox[1] <= g[2][1] + 0.6 * body), None)
         if target is None:  # noqa: SIM108
@@ -64,7 +63,7 @@ def _groups(p: PageAnalysis, lines: list[Line], body: float) -> list[list[Line]]
 ALGORITHM = re.compile(r"^Algorithm\s+\d+")
 
 
-def _algorithms(p: PageAnalysis) -> list[Rect]:
+def _algorithms(facts: DocumentFacts, p: PageAnalysis) -> list[Rect]:
     """Pseudo-code floats: from an "Algorithm n" caption to the second rule under it (algorithm2e/algorithmic
     draw a rule under the caption and one at the end)."""
     out: list[Rect] = []
@@ -74,35 +73,30 @@ def _algorithms(p: PageAnalysis) -> list[Rect]:
         rules = hrules(p, 40.0)
         below = sorted(r[1] for r in rules if r[1] > ln.bbox[3] - 1 and x_overlap(r, ln.bbox) > 0)
         end = below[1] if len(below) >= 2 else p.height
-        x0, x1 = column_range(p, ln.bbox)
+        x0, x1 = facts.column_range(p, ln.bbox)
         out.append((x0 - 5, ln.bbox[1] - 2, x1 + 5, end + 1))
     return out
 
 
-def _excluded(analysis: DocumentAnalysis, p: PageAnalysis) -> list[Rect]:
-    from pipeline.parse.pymupdf.tables import table_regions
-
-    out = [r for c, r in table_regions(analysis) if c.page == p.number] + _algorithms(p)
-    out += [c.bbox for c in find_captions(analysis) if c.page == p.number]
-    if getattr(analysis, "_pb_figures", None) is None:  # the images view normally ran first and cached these
-        from pipeline.parse.pymupdf.figures import extract_figures
-
-        extract_figures(analysis)
-    out += analysis._pb_figures.get(p.number, [])  # type: ignore[attr-defined]
+def _excluded(facts: DocumentFacts, p: PageAnalysis) -> list[Rect]:
+    """Tables, algorithm floats, captions and figures: math-looking lines in there are not display equations."""
+    out = [r for c, r in facts.table_regions if c.page == p.number] + _algorithms(facts, p)
+    out += [c.bbox for c in facts.captions if c.page == p.number]
+    out += facts.figure_regions.get(p.number, [])
     return out
 
 
-def _page_equations(analysis: DocumentAnalysis, p: PageAnalysis) -> list[tuple[Rect, list[Line], str | None, list[Rect]]]:
+def _page_equations(facts: DocumentFacts, p: PageAnalysis) -> list[tuple[Rect, list[Line], str | None, list[Rect]]]:
     """(box, math lines, equation number, boxes of the numbers) of each display equation on the page."""
-    body = analysis.body_size
-    skip = _excluded(analysis, p)
+    body = facts.body_size
+    skip = _excluded(facts, p)
     prose: list[Rect] = []
     cands: list[Line] = []
     others: list[Line] = []  # short non-math lines: words inside a display ("softmax", "where") or labels
     for ln in p.lines:
         if any(inside(ln.bbox, s, 2) for s in skip):
             continue
-        x0, x1 = column_range(p, ln.bbox)
+        x0, x1 = facts.column_range(p, ln.bbox)
         if _tag(ln) is not None or _is_math_line(ln):
             cands.append(ln)
         elif is_prose(ln, body, x1 - x0) or (len(ln.text) > 12 and math_share(ln.spans)[0] < 0.3 * len(ln.text)):
@@ -110,7 +104,7 @@ def _page_equations(analysis: DocumentAnalysis, p: PageAnalysis) -> list[tuple[R
         else:
             others.append(ln)
     out = []
-    for g in _groups(p, cands, body):
+    for g in _groups(facts, p, cands, body):
         tags = [ln for ln in g if _tag(ln) is not None]
         maths = [ln for ln in g if _tag(ln) is None]
         if not maths:
@@ -120,7 +114,7 @@ def _page_equations(analysis: DocumentAnalysis, p: PageAnalysis) -> list[tuple[R
         if any(x_overlap(q, box) > -15 and min(q[3], box[3]) - max(q[1], box[1]) > 0.3 * body for q in prose):
             continue
         # The math-only last line of a paragraph: starts at the column margin right under running text.
-        col0 = column_range(p, box)[0]
+        col0 = facts.column_range(p, box)[0]
         if not tags and box[0] - col0 < 8 and any(x_overlap(q, box) > 0 and -0.6 * body <= box[1] - q[3] < 0.45 * body for q in prose):
             continue
         m = sum(math_share(ln.spans)[0] for ln in maths)
@@ -134,8 +128,8 @@ def _page_equations(analysis: DocumentAnalysis, p: PageAnalysis) -> list[tuple[R
                 tag = tag or trailing[0]
                 tag_boxes.append(trailing[1])
         # words on the display's own baselines, between its math runs, belong to it
-        col = column_range(p, box)
-        maths += [ln for ln in others if column_range(p, ln.bbox) == col and ln.bbox[0] >= col[0] - 2
+        col = facts.column_range(p, box)
+        maths += [ln for ln in others if facts.column_range(p, ln.bbox) == col and ln.bbox[0] >= col[0] - 2
                   and min(ln.bbox[3], box[3]) - max(ln.bbox[1], box[1]) > 0.6 * (ln.bbox[3] - ln.bbox[1])
                   and (not tag_boxes or ln.bbox[2] <= min(t[0] for t in tag_boxes))]
         out.append((union([ln.bbox for ln in g + maths]), maths, tag, tag_boxes))
@@ -164,16 +158,17 @@ def to_latex(p: PageAnalysis, raw: dict, box: Rect, tag: str | None, tag_boxes: 
     return tex + (rf" \tag{{{tag}}}" if tag else "")
 
 
-def extract_equations(analysis: DocumentAnalysis) -> list[Equation]:
+def extract_equations(facts: DocumentFacts | DocumentAnalysis) -> list[Equation]:
+    facts = as_facts(facts)
     eqs: list[Equation] = []
-    for p in analysis.pages:
-        found = _page_equations(analysis, p)
+    for p in facts.pages:
+        found = _page_equations(facts, p)
         if not found:
             continue
         # CID_FOR_UNKNOWN_UNICODE: CMEX glyphs come back as their TeX codes instead of U+FFFD
         raw = p.page.get_text("rawdict", flags=pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE)
         k = 0
-        for box, maths, tag, tag_boxes in sorted(found, key=lambda f: reading_key(p, f[0])):
+        for box, maths, tag, tag_boxes in sorted(found, key=lambda f: facts.reading_key(p, f[0])):
             latex = to_latex(p, raw, union([ln.bbox for ln in maths]), tag, tag_boxes)
             if len(latex) < 3:  # a stray symbol (e.g. left over from a matrix), not an equation
                 continue

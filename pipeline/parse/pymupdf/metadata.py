@@ -1,28 +1,18 @@
-"""metadata view: title, authors, abstract, venue and year from the paper's own first page.
-
-Venue names follow the upstream (NeuSym-RAG) metadata files, because `paper_id` hashes the title with
-`conference_abbreviation + pub_year` and must match AirQA ids: ACL-family papers keep the printed proceedings
-title as `volume`, findings papers belong to the conference named in the findings volume, arXiv-only papers
-are `arxiv`/`ArXiv`, and a paper with nothing printed is `uncategorized`.
-Precedence: detected < sidecar `<stem>.json` (upstream format) < `options.metadata_overrides`.
+"""metadata view: title, authors and abstract from the paper's own first page, plus the text where a venue may be
+printed (running headers, footers, footnotes, margin stamps). Venue, arXiv stamp, sidecar, overrides and bibtex
+are the core's (pipeline/parse/sidecar.py `finish_metadata`), the same for every backend.
 """
 from __future__ import annotations
 
-import json
 import re
-import unicodedata
-from dataclasses import dataclass, fields
 from pathlib import Path
 
 from pipeline.document import Metadata
-from pipeline.parse.base import ParseOptions
+from pipeline.parse.cleanup import SMALL_WORDS, clean_text, join_lines
+from pipeline.parse.options import ParseOptions
+from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis, Line, PageAnalysis
-
-UNCATEGORIZED = "uncategorized"
-
-# ---- text clean-up -------------------------------------------------------------------------------------
-
-from pipeline.parse.pymupdf._joining import clean_text, join_lines  # noqa: E402,F401  (shared with captions)
+from pipeline.parse.sidecar import finish_metadata
 
 
 # ---- title / authors / abstract ------------------------------------------------------------------------
@@ -69,16 +59,12 @@ def _case_fixed(line: Line) -> str:
     return "".join(parts).strip()
 
 
-_SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the", "to",
-                "via", "vs", "with"}
-
-
 def _title_case(title: str) -> str:
     """An all-capitals title in headline case (acronyms cannot be recovered; the paper id ignores case)."""
     words = title.lower().split(" ")
     out = []
     for i, w in enumerate(words):
-        out.append(w if i and w in _SMALL_WORDS else "-".join(p[:1].upper() + p[1:] for p in w.split("-")))
+        out.append(w if i and w in SMALL_WORDS else "-".join(p[:1].upper() + p[1:] for p in w.split("-")))
     return " ".join(out)
 
 
@@ -181,117 +167,7 @@ def extract_abstract(page: PageAnalysis) -> tuple[str, float | None]:
     return "", None
 
 
-# ---- venue ---------------------------------------------------------------------------------------------
-
-FULL_NAMES = {
-    "ACL": "Annual Meeting of the Association for Computational Linguistics",
-    "NAACL": "Annual Conference of the North American Chapter of the Association for Computational Linguistics",
-    "EACL": "Conference of the European Chapter of the Association for Computational Linguistics",
-    "AACL": "Conference of the Asia-Pacific Chapter of the Association for Computational Linguistics",
-    "COLING": "International Conference on Computational Linguistics",
-    "CoNLL": "Conference on Computational Natural Language Learning",
-    "LREC": "International Conference on Language Resources and Evaluation",
-    "TACL": "Transactions of the Association for Computational Linguistics",
-    "ICLR": "International Conference on Learning Representations",
-    "NeurIPS": "Conference on Neural Information Processing Systems",
-    "ICML": "International Conference on Machine Learning",
-    "icassp": "IEEE International Conference on Acoustics, Speech, and Signal Processing (ICASSP)",
-    "arxiv": "ArXiv",
-}
-# Which conference a printed ACL Anthology proceedings title belongs to (workshops default to ACL upstream).
-_PROCEEDINGS = [
-    (r"International Conference on Machine Learning", "ICML"),
-    (r"Empirical Methods in Natural Language Processing", "EMNLP"),
-    (r"North American Chapter of the Association for Computational Linguistics", "NAACL"),
-    (r"European Chapter of the Association for Computational Linguistics", "EACL"),
-    (r"Asia-Pacific Chapter of the Association for Computational Linguistics", "AACL"),
-    (r"International Conference on Computational Linguistics", "COLING"),
-    (r"Annual Meeting of the Association for Computational Linguistics", "ACL"),
-    (r"Computational Natural Language Learning", "CoNLL"),
-    (r"Language Resources and Evaluation", "LREC"),
-    (r"Workshop|Shared Task|SemEval", "ACL"),
-    # older short forms: "Proceedings of NAACL-HLT 2019"
-    (r"\bNAACL", "NAACL"), (r"\bEACL", "EACL"), (r"\bEMNLP", "EMNLP"), (r"\bAACL", "AACL"), (r"\bCOLING", "COLING"),
-    (r"\bACL\b", "ACL"),
-]
-
-
-@dataclass
-class Venue:
-    abbreviation: str
-    full: str
-    year: int | None
-    volume: str | None = None
-
-
-@dataclass
-class ArxivStamp:
-    id: str  # without version
-    version: str
-    category: str
-    year: int
-
-
-def _full_name(abbr: str, year: int | None) -> str:
-    if abbr == "EMNLP":
-        return f"The {year} Conference on Empirical Methods in Natural Language Processing" if year else \
-            "Conference on Empirical Methods in Natural Language Processing"
-    return FULL_NAMES.get(abbr, abbr)
-
-
-def detect_venue(text: str) -> Venue | None:
-    """The venue printed in a page header/footer/footnote text (whitespace-normalised), or None."""
-    text = re.sub(r"\s+", " ", clean_text(text))
-    year_mark = re.search(r"(?:©|c⃝|\(c\)|Copyright)\s*(\d{4})", text)
-    m = re.search(r"Findings of the Association for Computational Linguistics:?\s*"
-                  r"((?:AACL-)?(?:ACL|EMNLP|NAACL|EACL|AACL)(?:-IJCNLP)?)\s*(\d{4})", text)
-    if m:
-        abbr, year = re.sub(r"-?IJCNLP", "", m[1]), int(m[2])  # "ACL-IJCNLP 2021" is ACL
-        volume = f"Findings of the Association for Computational Linguistics: {m[1]} {year}"
-        return Venue(abbr, _full_name(abbr, year), year, volume)
-    m = re.search(r"Proceedings of (the )?(.+?)"
-                  r"(?=,? pages \d|, PMLR|\. Copyright|,? [A-Z][a-z]+ \d{1,2}\s?[-–]|$)", text)
-    if m:
-        title = m[2].strip(" ,.")
-        for pattern, abbr in _PROCEEDINGS:
-            if re.search(pattern, title):
-                years = re.findall(r"\b((?:19|20)\d{2})\b", title + " " + text[m.end():m.end() + 120])
-                year = int(year_mark[1]) if year_mark else int(years[-1]) if years else None
-                if abbr == "ICML":
-                    pmlr = re.search(r"PMLR \d+", text)
-                    return Venue(abbr, _full_name(abbr, year), year, pmlr[0] if pmlr else None)
-                return Venue(abbr, _full_name(abbr, year), year, f"Proceedings of {m[1] or ''}{title}")
-    m = re.search(r"(?:Published|Accepted) as an? (?:conference|workshop) paper at ICLR (\d{4})", text)
-    if m:
-        return Venue("ICLR", FULL_NAMES["ICLR"], int(m[1]))
-    m = re.search(r"(Submitted to )?\d*\s*\w*\s*Conference on Neural Information Processing Systems "
-                  r"\((?:NeurIPS|NIPS) (\d{4})\)", text)
-    if m and not m[1]:  # "Submitted to ..." is the anonymous-review footer
-        return Venue("NeurIPS", FULL_NAMES["NeurIPS"], int(m[2]))
-    m = re.search(r"Workshop.{0,150}?\b(?:at|@) (?:NeurIPS|NIPS) (\d{4})", text)
-    if m:
-        return Venue("NeurIPS", FULL_NAMES["NeurIPS"], int(m[1]))
-    # IEEE prints "ICASSP 2024 - 2024 IEEE International Conference on Acoustics, ... | ©2024 IEEE"; a bare
-    # "ICASSP 2020" far from "IEEE" is a citation in the text
-    m = re.search(r"\bICASSP[\s-]*((?:19|20)\d{2})\b", text)
-    if m and "IEEE" in text[max(0, m.start() - 100):m.end() + 100]:
-        return Venue("icassp", FULL_NAMES["icassp"], int(m[1]))
-    m = re.search(r"IEEE International Conference on Acoustics,? Speech,? and Signal Processing.{0,80}?"
-                  r"\b((?:19|20)\d{2})\b", text)
-    if m:
-        return Venue("icassp", FULL_NAMES["icassp"], int(m[1]))
-    m = re.search(r"Transactions of the Association for Computational Linguistics,? (?:vol\. )?\d+.{0,60}?"
-                  r"\b((?:19|20)\d{2})\b", text)
-    if m:
-        return Venue("TACL", FULL_NAMES["TACL"], int(m[1]))
-    return None
-
-
-def detect_arxiv(text: str) -> ArxivStamp | None:
-    m = re.search(r"arXiv:\s?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?\s*\[([\w.\-]+)\]\s*"
-                  r"\d{1,2}\s+[A-Z][a-z]{2}\s+(\d{4})", text)
-    return ArxivStamp(m[1], m[2] or "", m[3], int(m[4])) if m else None
-
+# ---- where venues are printed -------------------------------------------------------------------------
 
 def _venue_text(page: PageAnalysis, body_size: float) -> str:
     """Running headers, footers, first-page footnotes and margin stamps: where venues are printed."""
@@ -304,121 +180,16 @@ def _venue_text(page: PageAnalysis, body_size: float) -> str:
     return " ".join(parts)
 
 
-# ---- bibtex --------------------------------------------------------------------------------------------
-
-def _ascii(s: str) -> str:
-    return unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode()
-
-
-def make_bibtex(md: Metadata, arxiv: ArxivStamp | None = None) -> str:
-    last = re.sub(r"[^a-z]", "", _ascii(md.authors[0].split()[-1]).lower()) if md.authors else "anonymous"
-    words = [w for w in re.findall(r"[a-z0-9]+", _ascii(md.title).lower()) if w not in _SMALL_WORDS]
-    key = f"{last}{md.pub_year or ''}{words[0] if words else ''}"
-    entry = [f"title = {{{md.title}}}", f"author = {{{' and '.join(md.authors)}}}"]
-    abbr = md.conference_abbreviation
-    if abbr and abbr not in (UNCATEGORIZED, "arxiv"):
-        kind = "inproceedings"
-        volume = md.volume or ""
-        entry.append(f"booktitle = {{{volume if volume.startswith(('Proceedings', 'Findings')) else md.conference_full}}}")
-    else:
-        kind = "misc"
-    if md.pub_year:
-        entry.append(f"year = {{{md.pub_year}}}")
-    if arxiv and kind == "misc":
-        entry += [f"eprint = {{{arxiv.id}}}", "archivePrefix = {arXiv}", f"primaryClass = {{{arxiv.category}}}"]
-    return "@" + kind + "{" + key + ",\n" + ",\n".join("    " + e for e in entry) + "\n}"
-
-
-# ---- overrides -----------------------------------------------------------------------------------------
-
-# upstream metadata JSON key -> Metadata field (num_pages and pdf_path always come from the real file)
-SIDECAR_KEYS = {"title": "title", "conference_full": "conference_full", "conference": "conference_abbreviation",
-                "year": "pub_year", "volume": "volume", "bibtex": "bibtex", "authors": "authors",
-                "pdf_url": "download_url", "abstract": "abstract", "tldr": "tldr", "tags": "tags"}
-_FIELDS = {f.name for f in fields(Metadata)}
-_REQUIRED_STR = {"title", "abstract", "pdf_path"}
-
-
-def _checked(name: str, value, source: str):
-    """Validate one field value; raise ValueError naming the source on a wrong type."""
-    def bad(expected: str) -> ValueError:
-        return ValueError(f"{source}: field {name!r} must be {expected}, got {type(value).__name__} {value!r:.60}")
-
-    if name in ("authors", "tags"):
-        if value is None and name == "tags":
-            return None
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise bad("a list of strings")
-        return list(value)
-    if name in ("pub_year", "num_pages"):
-        if value is None and name == "pub_year":
-            return None
-        if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit())):
-            raise bad("an integer")
-        return int(value)
-    if value is None and name not in _REQUIRED_STR:
-        return None
-    if not isinstance(value, str):
-        raise bad("a string")
-    return value
-
-
-def read_sidecar(pdf: Path) -> dict:
-    """Metadata fields from `<stem>.json` beside the PDF ({} when there is none)."""
-    path = pdf.with_suffix(".json")
-    if not path.is_file():
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"malformed sidecar metadata {path.name}: {exc}") from exc
-    if not isinstance(data, dict):
-        raise ValueError(f"malformed sidecar metadata {path.name}: expected a JSON object, got {type(data).__name__}")
-    out = {}
-    for key, value in data.items():
-        name = SIDECAR_KEYS.get(key, key if key in _FIELDS - {"num_pages", "pdf_path"} else None)
-        if name is None or (value is None and name in ("title", "abstract", "authors")):
-            continue
-        out[name] = _checked(name, value, f"sidecar metadata {path.name}")
-    return out
-
-
-def _overrides(options: ParseOptions) -> dict:
-    out = {}
-    for name, value in (options.metadata_overrides or {}).items():
-        if name not in _FIELDS:
-            raise ValueError(f"metadata_overrides: unknown Metadata field {name!r} (known: {', '.join(sorted(_FIELDS))})")
-        out[name] = _checked(name, value, "metadata_overrides")
-    return out
-
-
 # ---- entry point ---------------------------------------------------------------------------------------
 
-def extract_metadata(analysis: DocumentAnalysis, path: Path, options: ParseOptions, md: Metadata) -> None:
+def extract_metadata(facts: DocumentFacts | DocumentAnalysis, path: Path, options: ParseOptions, md: Metadata) -> None:
+    facts = as_facts(facts, options.pymupdf)
     path = Path(path)
-    first = analysis.pages[0]
+    first = facts.pages[0]
     md.pdf_path = str(path)
-    md.num_pages = len(analysis.pages)
+    md.num_pages = len(facts.pages)
     md.title, title_lines = extract_title(first)
     md.abstract, abstract_y = extract_abstract(first)
-    md.authors = extract_authors(first, title_lines, abstract_y, analysis.body_size)
-    if not md.title:
-        md.title = path.stem
-
-    arxiv = detect_arxiv(" ".join(l.text for l in first.lines))
-    venue = detect_venue(_venue_text(first, analysis.body_size))
-    if venue is None and arxiv is not None:
-        venue = Venue("arxiv", FULL_NAMES["arxiv"], arxiv.year)
-    if venue is None:
-        venue = Venue(UNCATEGORIZED, UNCATEGORIZED, None)
-    md.conference_abbreviation, md.conference_full = venue.abbreviation, venue.full
-    md.pub_year = venue.year or (arxiv.year if arxiv else None)
-    md.volume = venue.volume
-    md.bibtex, md.tldr, md.tags = None, None, None
-
-    provided = read_sidecar(path) if options.sidecar_metadata else {}
-    provided.update(_overrides(options))
-    for name, value in provided.items():
-        setattr(md, name, value)
-    if not md.bibtex:
-        md.bibtex = make_bibtex(md, arxiv)
+    md.authors = extract_authors(first, title_lines, abstract_y, facts.body_size)
+    finish_metadata(md, path, options, first_page_text=" ".join(l.text for l in first.lines),
+                    venue_text=_venue_text(first, facts.body_size))

@@ -12,8 +12,8 @@ from statistics import median
 
 from pipeline.document import Reference
 from pipeline.parse.pymupdf._sections_rows import Row
+from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis
-from pipeline.parse.pymupdf.sections import detect_headings
 
 HEADING = re.compile(r"((\d+|[IVX]+)\.?\s*)?(references?|bibliography|literature cited|works cited)", re.I)
 LABEL = re.compile(r"(\[\d{1,3}\]|\d{1,3}\.)\s")
@@ -124,9 +124,10 @@ def _join(lines: list[str], vocab: set[str]) -> str:
     return re.sub(r"\s+", " ", out).strip()
 
 
-def extract_references(analysis: DocumentAnalysis) -> list[Reference]:
-    rows, heads = detect_headings(analysis)
-    bib = _bibliography(rows, heads, analysis.body_size)
+def extract_references(facts: DocumentFacts | DocumentAnalysis) -> list[Reference]:
+    facts = as_facts(facts)
+    rows, heads = facts.headings
+    bib = _bibliography(rows, heads, facts.body_size)
     if not bib:
         return []
     starts = _numbered_starts(bib) or _indent_starts(bib)

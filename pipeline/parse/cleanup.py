@@ -1,19 +1,30 @@
-"""Text clean-up shared by the views: ligatures, detached accents, and joining wrapped lines with
+"""Text clean-up (core, backend-neutral): ligatures, detached accents, and joining wrapped lines with
 dictionary-checked de-hyphenation (the bundled MiniLM vocabulary is the offline dictionary)."""
 from __future__ import annotations
 
 import re
 import unicodedata
 
-_LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
+from pipeline.parse.chunking import load_tokenizer
+
+LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
+_LIGATURE_TABLE = str.maketrans(LIGATURES)
 # LaTeX-made PDFs often draw an accent as a separate spacing glyph before its letter ("M¨uller", "O˘guz").
 _SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "ˆ": "\u0302", "˜": "\u0303", "˘": "\u0306", "ˇ": "\u030c",
                     "˚": "\u030a", "¯": "\u0304", "˙": "\u0307"}
+# words a headline-case title keeps in lower case (also skipped when making bibtex keys)
+SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the", "to",
+               "via", "vs", "with"}
+
+
+def spell_ligatures(s: str) -> str:
+    """Typographic ligatures spelled out, so text search finds 'significant' in a PDF that draws 'signiﬁcant'."""
+    return s.translate(_LIGATURE_TABLE)
 
 
 def clean_text(s: str) -> str:
     s = s.replace("\ufffd", "")  # glyphs with no Unicode mapping (icons)
-    for a, b in _LIGATURES.items():
+    for a, b in LIGATURES.items():
         s = s.replace(a, b)
     s = re.sub("([" + "".join(_SPACING_ACCENTS) + "])([A-Za-z])", lambda m: m[2] + _SPACING_ACCENTS[m[1]], s)
     s = re.sub(r"([A-Za-z])¸", "\\1\u0327", s)  # the cedilla follows its letter ("Franc¸ois")
@@ -28,9 +39,7 @@ def _vocab() -> set[str]:
     global _VOCAB
     if _VOCAB is None:
         try:
-            from pipeline.parse.pymupdf.text import _tokenizer
-
-            _VOCAB = {w for w in _tokenizer("all-MiniLM-L6-v2").get_vocab() if w.isalpha()}
+            _VOCAB = {w for w in load_tokenizer("all-MiniLM-L6-v2").get_vocab() if w.isalpha()}
         except Exception:  # tokenizer unavailable: keep every hyphen
             _VOCAB = set()
     return _VOCAB

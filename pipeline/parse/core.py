@@ -1,0 +1,32 @@
+"""parse_pdf: the one entry point that turns a PDF into a ParsedPaper, whatever backends produce the views.
+
+Steps: preflight (reject what no backend can parse), run each needed backend for the views options.views sends
+to it (default: every view from options.backend), merge the views, then cut chunks from the merged pages. The
+core never imports a backend: registry.py resolves them by name. Per-view timings and failures are recorded by
+steps.run_view, so they read the same as before the split (metadata/pages failures are fatal).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.document import ParsedPaper
+from pipeline.parse.chunking import extract_chunks
+from pipeline.parse.merge import merge
+from pipeline.parse.options import ParseOptions
+from pipeline.parse.preflight import check_pdf
+from pipeline.parse.registry import get_backend
+from pipeline.parse.steps import run_view
+
+
+def parse_pdf(path: Path | str, options: ParseOptions | None = None) -> ParsedPaper:
+    """Parse one PDF. Raises a pipeline.parse.errors.ParseError for a file that cannot be parsed at all;
+    recoverable per-view failures are listed in ParsedPaper.errors."""
+    options = options or ParseOptions()
+    path = Path(path)
+    plan = options.plan()
+    backends = {name: get_backend(name) for name in plan}  # unknown names fail before any work
+    check_pdf(path)
+    papers = {name: backends[name].parse(path, options, views) for name, views in plan.items()}
+    paper = merge(papers, options)
+    run_view(paper, "chunks", lambda: setattr(paper, "chunks", extract_chunks(paper.pages, options)), path)
+    return paper

@@ -1,0 +1,61 @@
+"""Preflight: is this file a PDF we can parse at all? Raises a ParseError subclass with a clear message.
+
+Backend-neutral (it uses the PyMuPDF *library* to open the file, never the pymupdf backend): not a PDF, corrupt,
+encrypted, truncated, zero pages; and `require_text_layer`, which a backend that reads the text layer calls with
+the amount of text it found (scanned / image-only PDFs need OCR, which is not enabled).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from pipeline.parse.errors import CorruptPDF, EmptyPDF, EncryptedPDF, NotAPDF, NoTextLayer
+
+pymupdf.TOOLS.mupdf_display_errors(False)
+pymupdf.TOOLS.mupdf_display_warnings(False)
+
+# Fewer than this many characters of text layer over the whole document means a scanned / image-only PDF.
+MIN_TEXT_CHARS = 50
+
+
+def open_pdf(path: Path) -> pymupdf.Document:
+    """Open and validate a PDF, raising a ParseError subclass with a clear message for bad input."""
+    path = Path(path)
+    with open(path, "rb") as fh:
+        head = fh.read(1024)
+    if b"%PDF-" not in head:
+        raise NotAPDF(f"{path.name} is not a PDF (no %PDF- header)")
+    try:
+        doc = pymupdf.open(path, filetype="pdf")
+    except Exception as exc:  # MuPDF raises FileDataError and friends
+        raise CorruptPDF(f"cannot open {path.name}: {exc}") from exc
+    if doc.needs_pass:
+        doc.close()
+        raise EncryptedPDF(f"{path.name} is password-protected (encrypted); give an unencrypted copy")
+    with open(path, "rb") as fh:
+        fh.seek(max(0, path.stat().st_size - 2048))
+        has_eof = b"%%EOF" in fh.read()
+    if doc.is_repaired and not has_eof:
+        pages = doc.page_count
+        doc.close()
+        # MuPDF can salvage some pages of a cut-off file; storing them would silently lose the rest.
+        raise CorruptPDF(f"{path.name} is truncated (no %%EOF; {pages} page(s) salvageable); re-download it")
+    if doc.page_count == 0:
+        doc.close()
+        raise EmptyPDF(f"{path.name} has no pages")
+    return doc
+
+
+def check_pdf(path: Path) -> int:
+    """Validate without keeping the file open; returns the page count."""
+    doc = open_pdf(path)
+    try:
+        return doc.page_count
+    finally:
+        doc.close()
+
+
+def require_text_layer(chars: int, path: Path) -> None:
+    if chars < MIN_TEXT_CHARS:
+        raise NoTextLayer(f"{Path(path).name} has no text layer (scanned or image-only); OCR is not enabled")

@@ -1,0 +1,70 @@
+"""Figure regions for the images view (and for the equations view, which skips them).
+
+The caption ("Figure 3: ..." / "Fig. 3.") anchors the search; `_floats.region` claims the graphics next to it
+(above it unless the document puts figures under their captions, decided by a vote). When no graphics are found
+the layout model's 'picture' region next to the caption is used (skipped with layout_model="never").
+Called once per document by DocumentFacts.figures (typing-only import of facts: facts.py builds on this module).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pipeline.parse.pymupdf._captions import Caption
+from pipeline.parse.pymupdf._floats import GAP, graphics, region
+from pipeline.parse.pymupdf._geometry import inside, x_overlap
+from pipeline.parse.pymupdf.page import PageAnalysis, Rect
+
+if TYPE_CHECKING:
+    from pipeline.parse.pymupdf.facts import DocumentFacts
+
+
+def _layout_region(p: PageAnalysis, cap: Caption, taken: list[Rect]) -> Rect | None:
+    best, best_d = None, 60.0
+    for r, cls in p.layout:
+        if cls != "picture" or x_overlap(r, cap.bbox) <= 0 or any(inside(r, t, 3) for t in taken):
+            continue
+        d = min(abs(cap.bbox[1] - r[3]), abs(r[1] - cap.bbox[3]))
+        if d < best_d:
+            best, best_d = r, d
+    return best
+
+
+def _figures_above(facts: DocumentFacts) -> bool:
+    """Vote over the document: graphics right above the caption (the usual) or right below it."""
+    votes = 0
+    for cap in facts.captions:
+        if cap.kind != "figure":
+            continue
+        p = facts.pages[cap.page - 1]
+        rects = list(p.image_rects) + [(d["rect"].x0, d["rect"].y0, d["rect"].x1, d["rect"].y1) for d in p.drawings]
+        near = [r for r in rects if x_overlap(r, cap.bbox) > 0]
+        up = min((cap.bbox[1] - r[3] for r in near if r[3] <= cap.bbox[1] + 3), default=1e9)
+        down = min((r[1] - cap.bbox[3] for r in near if r[1] >= cap.bbox[3] - 3), default=1e9)
+        if min(up, down) < GAP:
+            votes += 1 if up <= down else -1
+    return votes >= 0
+
+
+def find_figures(facts: DocumentFacts) -> list[tuple[int, Rect, str]]:
+    """(page, rect, caption) of every captioned figure, in caption order."""
+    analysis = facts.analysis
+    body = analysis.body_size
+    above = _figures_above(facts)
+    tables_by_page: dict[int, list[Rect]] = {}
+    for cap, r in facts.table_regions:
+        tables_by_page.setdefault(cap.page, []).append(r)
+    found: list[tuple[int, Rect, str]] = []
+    for cap in facts.captions:
+        if cap.kind != "figure":
+            continue
+        p = analysis.pages[cap.page - 1]
+        tables = tables_by_page.get(cap.page, [])
+        others = [c.bbox for c in facts.captions if c.page == cap.page and c is not cap]
+        drawn = graphics(p, tables)
+        blocks = others + tables
+        box = region(facts, p, cap, above, body, drawn, blocks) or region(facts, p, cap, not above, body, drawn, blocks)
+        if box is None and facts.use_layout:
+            box = _layout_region(p, cap, tables)
+        if box is not None:
+            found.append((cap.page, box, cap.text))
+    return found

@@ -1,0 +1,199 @@
+"""Heading detection for the sections and reference views.
+
+Headings come from typography + numbering ("3", "3.1", "A.2", "IV.", plus unnumbered names such as Abstract
+or References), and from the PDF outline when there is one: outline entries are located on their page by
+text so they cut the content exactly like typographic headings do. A pure function of the DocumentAnalysis;
+DocumentFacts.headings computes it once per document.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from pipeline.parse.pymupdf._sections_rows import Row, build_rows
+from pipeline.parse.pymupdf.page import DocumentAnalysis
+
+_NUM = r"(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z](?:\.\d{1,2}){0,3}|[IVX]{1,5})"
+NUMBERED = re.compile(_NUM + r"(?P<dot>\.?)\s+(?P<title>[^\W\d_][^\n]*)$")
+UNNUMBERED = re.compile(
+    r"(abstract|acknowledge?ments?|references|bibliography|limitations?|ethics( statement)?|ethical considerations?"
+    r"|broader impacts?( statement)?|appendix( overview)?|appendices|supplementary materials?|reproducibility statement"
+    r"|impact statement|author contributions?|conclusions?)\s*[.:]?",
+    re.I,
+)
+CAPTION = re.compile(r"(fig\.?|figure|table|tab\.|algorithm|listing|eq\.|equation)\s*[A-Z]?\d", re.I)
+ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+def _key(num: str) -> tuple:
+    """Sortable key of a section number: digits < letters (appendix) so 'A' follows '7'; 'IV.' is roman."""
+    if num.endswith("."):
+        return (ROMAN[num[:-1]],)
+    parts = num.split(".")
+    head = (100 + ord(parts[0]) - 64) if parts[0].isalpha() else int(parts[0])
+    return (head, *(int(x) for x in parts[1:]))
+
+
+def _looks_like_heading(row: Row, body: float) -> bool:
+    text = row.text
+    if not (3 <= len(text) <= 110) or text.endswith((",", ";")) or text.count(",") > 2 or len(text.split()) > 16:
+        return False
+    if not ((row.bold and row.size >= body - 0.6) or row.size >= body + 1.0):
+        # small caps (ICLR): capitals at body size, the rest of each word smaller and not bold
+        if not (text.isupper() and row.size >= body - 0.2):
+            return False
+        if len({round(s.size, 1) for ln in row.lines for s in ln.spans if s.text.strip()}) < 2:
+            return False
+    return not CAPTION.match(text)
+
+
+def _candidates(rows: list[Row], body: float) -> list[tuple[Row, str, int]]:
+    """(row, number or '', level) for rows whose text and typography look like a heading."""
+    out: list[tuple[Row, str, int]] = []
+    for row in rows:
+        if not _looks_like_heading(row, body):
+            continue
+        m = NUMBERED.match(row.text)
+        title = m.group("title") if m else ""
+        if m and "%" not in title and sum(c.isdigit() for c in title) <= 0.2 * len(title):
+            num = m.group("num")
+            if num in ROMAN and m.group("dot") and (len(num) > 1 or num == "I"):
+                num += "."  # roman ("IV. RESULTS"); _filter decides whether the paper numbers that way
+            elif num in ROMAN and len(num) > 1:
+                num = ""  # "II Results" without a dot is too ambiguous
+            if num and not (num[0].isalpha() and len(num) == 1 and title[:1].islower()):
+                level = 1 if num.endswith(".") else num.count(".") + 1
+                out.append((row, num, level))
+                continue
+        if UNNUMBERED.fullmatch(row.text):
+            out.append((row, "", 1))
+    return out
+
+
+def _style(row: Row) -> tuple[float, bool]:
+    return (round(row.size), row.bold)
+
+
+def _filter(cands: list[tuple[Row, str, int]]) -> list[tuple[Row, str, int]]:
+    """Keep numbered headings that share their level's dominant style and whose numbers increase; this drops
+    bold table cells, list items and stray numbers that happen to look like '2 Results'."""
+    nums = {num for _, num, _ in cands}
+    roman = {"I.", "II."} <= nums  # IEEE style: "I. INTRODUCTION", subsections "A. ..."
+    fixed = []
+    for row, num, level in cands:
+        if num.endswith(".") and not roman:
+            if len(num) > 2:
+                continue
+            num = num[:-1]  # appendix "I. Proofs" in a paper numbered 1, 2, 3
+        elif roman and len(num) == 1 and num.isalpha():
+            level = 2
+        fixed.append((row, num, level))
+    cands = fixed
+    styles: dict[int, Counter] = {}
+    for row, num, level in cands:
+        if num:
+            styles.setdefault(level, Counter())[_style(row)] += 1
+    dominant = {lvl: c.most_common(1)[0][0] for lvl, c in styles.items()}
+    heading_sizes = {s for s, _ in dominant.values()}
+    # top-level numbers that exist, compared without regard to order so that a column read out of order
+    # does not cost its subsections
+    tops = {_key(num)[0] for row, num, level in cands if num and level == 1 and _style(row) == dominant.get(1)}
+    out: list[tuple[Row, str, int]] = []
+    last: dict[int, tuple] = {}
+    for row, num, level in cands:
+        if not num:
+            # unnumbered names must look like some numbered heading when the paper has numbered ones
+            if heading_sizes and round(row.size) < min(heading_sizes) and not row.bold:
+                continue
+            out.append((row, num, level))
+            continue
+        if _style(row) != dominant[level]:
+            continue
+        key = _key(num)
+        prev = last.get(level)
+        if prev is not None and key <= prev:
+            continue
+        if level > 1 and tops and key[0] not in tops and not roman:
+            continue  # "5.1" in a paper without a section 5: a table row or a list, not a heading
+        last[level] = key
+        for deeper in [k for k in last if k > level]:
+            del last[deeper]
+        out.append((row, num, level))
+    return out
+
+
+def _matches(row: Row, title: str) -> bool:
+    """The row prints the outline title, possibly behind its number ("3.1 Encoder" for 'Encoder')."""
+    want, text = _norm(title), _norm(row.text)
+    if not want or len(row.text) > len(title) + 12:
+        return False
+    if text == want:
+        return True
+    return text.endswith(want) and bool(NUMBERED.match(row.text) or UNNUMBERED.match(row.text))
+
+
+def _from_outline(analysis: DocumentAnalysis, rows: list[Row], heads: dict[int, int]) -> dict[int, int]:
+    """Row index -> outline level for outline entries located in the text. Typographic headings are tried
+    first (a figure may repeat a heading's words), then heading-styled rows on the entry's page, then any
+    row after the previous match (some outlines carry wrong page numbers)."""
+    styled = {r.index for r in rows if r.index in heads or _looks_like_heading(r, analysis.body_size)}
+    found: dict[int, int] = {}
+    after = -1
+    for level, title, page in analysis.doc.get_toc():
+        near = [r for r in rows[after + 1 :] if abs(r.page - page) <= 1]
+        scopes = (
+            [r for r in near if r.index in heads],
+            [r for r in near if r.index in styled],
+            [rows[i] for i in sorted(styled) if i > after],
+            near,
+        )
+        hit = next((r for scope in scopes for r in scope if _matches(r, title)), None)
+        if hit:
+            found[hit.index] = level
+            after = hit.index
+    return found
+
+
+def _right_edge(rows: list[Row], head: Row) -> float:
+    """Right margin of the head's column on its page: justified body lines all end there."""
+    ends = Counter(round(r.x1) for r in rows if r.page == head.page and r.column == head.column and r.x0 < head.x0 + 20)
+    return ends.most_common(1)[0][0] if ends else head.x1
+
+
+def _join_wrapped(rows: list[Row], heads: dict[int, int]) -> None:
+    """A heading wrapped over two printed lines: fold the second line (same style, right below) into it."""
+    for index in sorted(heads):
+        head = rows[index]
+        nxt = rows[index + 1] if index + 1 < len(rows) else None
+        if (
+            nxt is not None and nxt.index not in heads and nxt.page == head.page and nxt.column == head.column
+            and _style(nxt) == _style(head) and -0.4 * (head.y1 - head.y0) <= nxt.y0 - head.y1 < 0.8 * (head.y1 - head.y0)
+            and len(nxt.text) < 80 and not nxt.text.endswith((".", ":"))
+            # the continuation hangs under the title after the number, or the next word would not have fit
+            and (nxt.x0 > head.x0 + 4 or head.x1 + 0.5 * head.size * len(nxt.text.split()[0]) > _right_edge(rows, head))
+        ):
+            head.text = f"{head.text} {nxt.text}"
+            head.lines = head.lines + nxt.lines
+            nxt.text = ""  # consumed: contributes nothing to the content
+
+
+def detect_headings(analysis: DocumentAnalysis) -> tuple[list[Row], dict[int, int]]:
+    """Rows of the document and {row index: level} of its headings (DocumentFacts.headings caches them: the
+    reference view needs the same headings, to find where the bibliography starts and ends)."""
+    rows = build_rows(analysis)
+    heads: dict[int, int] = {}
+    for row, num, level in _filter(_candidates(rows, analysis.body_size)):
+        heads[row.index] = level
+    outline = _from_outline(analysis, rows, heads) if analysis.doc.get_toc() else {}
+    for index, level in outline.items():
+        # printed numbering beats the outline's nesting (some outlines flatten or over-nest appendices)
+        m = NUMBERED.match(rows[index].text)
+        if index not in heads and m and not m.group("num").isalpha():
+            level = m.group("num").count(".") + 1
+        heads[index] = heads.get(index, level)
+    _join_wrapped(rows, heads)
+    return rows, heads
