@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
 from pipeline.parse import ParseOptions
@@ -46,6 +46,20 @@ class Settings(BaseSettings):
         if value.exists() and not value.is_dir():
             raise ValueError(f"{value} is not a directory (the data dir holds paperbase.duckdb and the vector store)")
         return value
+
+    @model_validator(mode="after")
+    def _known_backends(self) -> Settings:
+        """Backend names (parse.backend, parse.views) must be registered ones; checked here, where the whole
+        configuration is known, so that ParseOptions stays plain data."""
+        from pipeline.parse import available_backends
+
+        known = available_backends()
+        for key, name in [("parse.backend", self.parse.backend), *((f"parse.views.{v}", b) for v, b in self.parse.views.items())]:
+            if name not in known:
+                near = difflib.get_close_matches(name, known, n=1)
+                raise ValueError(f"{key}: unknown parse backend {name!r}" + (f"; did you mean {near[0]!r}?" if near else
+                                 f" (available: {', '.join(known)})"))
+        return self
 
     @property
     def duckdb_path(self) -> Path:
@@ -90,7 +104,8 @@ def describe(exc: ValidationError, path: Path | None) -> str:
         return f"{where}unknown {kind} {key!r}{hint}"
     value = err.get("input")
     shown = f" = {value!r}" if not isinstance(value, (dict, list)) else ""
-    return f"{where}{key}{shown}: {err['msg'].removeprefix('Value error, ')}"
+    head = f"{key}{shown}: " if key else ""
+    return f"{where}{head}{err['msg'].removeprefix('Value error, ')}"
 
 
 def _dotted(parent: list[str], name: str) -> str:

@@ -43,16 +43,6 @@ class ParseOptions(BaseModel):
             raise ValueError(f"unknown view(s) {', '.join(unknown)} (views: {', '.join(VIEWS)})")
         return value
 
-    @field_validator("backend")
-    @classmethod
-    def _known_backend(cls, value: str) -> str:
-        from pipeline.parse.registry import available_backends
-
-        known = available_backends()
-        if value not in known:
-            raise ValueError(f"unknown parse backend {value!r} (available: {', '.join(known)})")
-        return value
-
     def backend_for(self, view: str) -> str:
         return self.views.get(view, self.backend)
 

@@ -17,6 +17,8 @@ from tests.state.helpers import one_line_error, run
     ("[summarize]\nbase_url = 'localhost:8000'\n", "not an http(s) URL"),
     ("[vectors.collections.text_bm25]\nenabled = false\n", "did you mean 'text_bm25_en'"),
     ("workers = [\n", "not valid TOML"),
+    ("[parse]\nbackend = 'mupdf'\n", "did you mean 'pymupdf'"),
+    ("[parse.pymupdf]\nlayout_model = 'always'\n", "parse.pymupdf.layout_model"),
 ])
 def test_bad_configuration_is_refused_in_one_line(tmp_path, toml, expected):
     (tmp_path / "paperbase.toml").write_text(toml)
