@@ -18,6 +18,8 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import httpx
+
 Fault = str | None
 
 
@@ -40,7 +42,7 @@ class FakeOpenAI:
         self.latency, self.slow_s, self.reply = latency, slow_s, reply
         self.faults = faults or {}
         self.requests: list[dict] = []  # parsed bodies, in arrival order
-        self.headers: list[dict] = []
+        self.headers: list[httpx.Headers] = []
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
@@ -87,7 +89,7 @@ class FakeOpenAI:
                     except ValueError:
                         body = {"_unparsable": raw.decode(errors="replace")}
                     fake.requests.append(body)
-                    fake.headers.append(dict(self.headers))
+                    fake.headers.append(httpx.Headers(list(self.headers.items())))  # case-insensitive lookups
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
                 try:
