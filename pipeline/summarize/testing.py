@@ -135,3 +135,18 @@ class FakeOpenAI:
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+
+
+def scripted(replies: list[str]) -> Callable[[dict], str]:
+    """A `reply` for FakeOpenAI that answers the n-th request with `replies[n]` (a recorded conversation, replayed);
+    past the end it answers with an empty string, which a replaying test sees as a run that did not stop in time."""
+    lock = threading.Lock()
+    state = {"n": 0}
+
+    def reply(body: dict) -> str:
+        with lock:
+            n = state["n"]
+            state["n"] += 1
+        return replies[n] if n < len(replies) else ""
+
+    return reply
