@@ -53,8 +53,9 @@ class Environment:
             return observe.error(f"the SQL is refused: {exc} (only one read-only SELECT on the database is allowed)")
         except QueryTimeout as exc:
             return observe.error(f"the SQL timed out: {exc}")
-        except QueryFailed as exc:
-            return observe.Observation("\n" + observe.SQL_RUNTIME.format(message=exc))
+        except QueryFailed as exc:  # upstream puts execution errors on a new line, parser errors on the same one
+            lead = "" if str(exc).startswith("Parser Error") else "\n"
+            return observe.Observation(lead + observe.SQL_RUNTIME.format(message=exc))
         except ReadError as exc:
             return observe.error(str(exc))
         if not result.rows:
