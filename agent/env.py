@@ -132,8 +132,8 @@ class Environment:
             return observe.error(str(exc))
         except Exception as exc:  # pymilvus rejects a filter it cannot evaluate; models unavailable; ...
             text = _one_line(exc)
-            if filter and ("expr" in text.lower() or "filter" in text.lower()):
-                return observe.Observation(observe.FILTER_INVALID.format(filter=filter, reason=f"<{text}>"))
+            if filter and "Milvus" in type(exc).__name__:  # shown as upstream: <MilvusException: (code=..., message=...)>
+                return observe.Observation(observe.FILTER_INVALID.format(filter=filter, reason=text))
             return observe.error(f"similarity search failed: {type(exc).__name__}: {text}")
         if not hits:
             return observe.Observation(observe.NO_HITS.format(query=query))

@@ -83,6 +83,27 @@ class _Checker:
             tail = f", please use `{better}` instead" if better else f"; valid fields are {sorted(self.fields)}"
             raise FilterError(f"`{name}` is not a valid field name of stored data entries in the vectorstore{tail}.")
 
+    def kind(self, node: ast.AST) -> str | None:
+        """'str' or 'num' for a scalar field or literal, None when unknown (arrays, arithmetic, lists)."""
+        if isinstance(node, ast.Name) and node.id in self.fields:
+            dtype = self.fields[node.id].dtype
+            return "str" if dtype == "VARCHAR" else "num" if dtype.startswith(("INT", "FLOAT", "DOUBLE")) else None
+        if isinstance(node, ast.Constant) and not isinstance(node.value, bool):
+            return "str" if isinstance(node.value, str) else "num"
+        return None
+
+    def same_kind(self, a: ast.AST, b: ast.AST) -> None:
+        """A string field compared with a number (or the reverse) is refused here, not by Milvus at search time."""
+        if isinstance(b, ast.List):
+            if not b.elts:
+                return
+            b = b.elts[0]
+        for field, other in ((a, b), (b, a)):
+            if isinstance(field, ast.Name) and field.id in self.fields:
+                want, got = self.kind(field), self.kind(other)
+                if want and got and want != got:
+                    raise FilterError(f"`{field.id}` must be compared with {'a string' if want == 'str' else 'a number'}")
+
     def check(self, node: ast.AST, boolean: bool = False) -> None:
         if isinstance(node, ast.BoolOp):
             for v in node.values:
@@ -102,6 +123,8 @@ class _Checker:
                     raise FilterError("`like` needs a string pattern on its right, e.g. primary_key like 'abc%'")
             for operand in operands:
                 self.check(operand)
+            for a, b in zip(operands, operands[1:]):
+                self.same_kind(a, b)
         elif isinstance(node, ast.BinOp):
             if type(node.op) not in _BINARY:
                 raise FilterError(f"operator {type(node.op).__name__} is not in the filter grammar")
