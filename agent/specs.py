@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).resolve().parent / "data"
-_MISSING = object()
 
 
 @dataclass(frozen=True)
