@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 from rich.console import Console
 from rich.markup import escape
@@ -100,7 +100,3 @@ def write_jsonl(result: RunResult, out: TextIO) -> None:
     for message in result.messages:
         out.write(json.dumps(message, ensure_ascii=False) + "\n")
     out.flush()
-
-
-def trajectory_lines(result: RunResult) -> list[dict[str, Any]]:
-    return list(result.messages)

@@ -1,7 +1,6 @@
 """The loop over a real local OpenAI-compatible server: turn limit, bounded retries and timeouts, history."""
 from __future__ import annotations
 
-import pytest
 
 from agent import prompts
 from agent.config import AgentSettings
