@@ -1,7 +1,7 @@
 """The system prompt (hybrid or classic-RAG) and the task message, rendered from data.
 
-Rules: nothing here is pasted prompt text. Templates live in agent/data/prompts.json, the action space in
-agent/data/actions.json (via `agent.specs`), the schema blocks come from `schemas/` through `pipeline.read.Reader`.
+Rules: nothing here is pasted prompt text. Templates live in agent/resources/prompts.json, the action space in
+agent/resources/actions.json (via `agent.specs`), the schema blocks come from `schemas/` through `pipeline.read.Reader`.
 Rendered with the upstream defaults, the messages equal the seeds byte for byte (tests/agent/test_prompts.py).
 """
 from __future__ import annotations

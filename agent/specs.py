@@ -1,4 +1,4 @@
-"""The action specs (agent/data/actions.json, facts of the NeuSym-RAG action space) and their Markdown rendering.
+"""The action specs (agent/resources/actions.json, facts of the NeuSym-RAG action space) and their Markdown rendering.
 
 Rules: specs are data; this module only types and renders them. A call is rendered as `Name(k=repr(v), ...)`, the way
 the seeds show use cases and the way `agent.parse` reads them back.
@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parent / "resources"
 
 
 @dataclass(frozen=True)
