@@ -43,6 +43,9 @@ def copy_of_packages(tmp_path_factory) -> Path:
     ("pipeline/parse/errors.py", "import pipeline.store", "parse backends import no store"),
     ("pipeline/ids.py", "import pipeline.document", "no import circles"),  # document imports ids
     ("pipeline/parse/merge.py", "import pipeline.parse.pymupdf.page", "parse core imports no backend"),
+    ("agent/calc.py", "import pipeline.store", "agent reads DuckDB and Milvus only through pipeline.read"),
+    ("pipeline/read.py", "import agent.env", "cli > flows | agent"),  # pipeline reaching up to the agent
+    ("agent/calc.py", "import flows.env", "cli > flows | agent"),  # siblings on one floor stay independent
 ])
 def test_a_forbidden_import_breaks_the_contract(copy_of_packages, module, line, contract):
     path = copy_of_packages / module

@@ -14,8 +14,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import httpx
-
 from pipeline.store import Store, StoreError
 from pipeline.summarize import offline, openai, prompts
 from pipeline.summarize.cache import Cache
@@ -63,7 +61,7 @@ class _Writer:
 
 
 def summarize_papers(settings: Any, paper_ids: list[str] | None = None, *, overwrite: bool = False,
-                     columns: list[str] | None = None, transport: httpx.AsyncBaseTransport | None = None,
+                     columns: list[str] | None = None, transport: Any = None,
                      on_start: Callable[[int], None] | None = None, on_item: Progress | None = None) -> SummarizeReport:
     """Fill missing summaries of `paper_ids` (None: every paper). `settings` is the app Settings (data_dir +
     summarize). overwrite=True recomputes every cell (the cache keeps that cheap) and writes the ones that differ."""
@@ -150,7 +148,7 @@ class _Budget:
 
 
 async def _remote(items: list[Item], cfg: SummarizeSettings, cache: Cache, writer: _Writer, report: SummarizeReport,
-                  transport: httpx.AsyncBaseTransport | None, on_item: Progress | None) -> None:
+                  transport: Any, on_item: Progress | None) -> None:
     sem = asyncio.Semaphore(cfg.concurrency)
     started = asyncio.Semaphore(cfg.concurrency * 4)
     budget = _Budget(cfg.budget)
@@ -166,7 +164,7 @@ async def _remote(items: list[Item], cfg: SummarizeSettings, cache: Cache, write
             return
         _record(item, value, status, writer, report, writer.overwrite, on_item)
 
-    async def one(item: Item, client: httpx.AsyncClient) -> None:
+    async def one(item: Item, client: Any) -> None:
         async with started:  # bounds rendered-but-unsent figure crops held in memory
             try:
                 await _one(item, client)
@@ -175,7 +173,7 @@ async def _remote(items: list[Item], cfg: SummarizeSettings, cache: Cache, write
             except Exception as exc:  # a bug on one item must not sink the batch
                 done(item, None, "failed", f"internal error: {type(exc).__name__}: {exc}")
 
-    async def _one(item: Item, client: httpx.AsyncClient) -> None:
+    async def _one(item: Item, client: Any) -> None:
         if not prompts.has_input(item, cfg):
             return done(item, [] if item.column == "tags" else "", "empty")
         png = None
@@ -201,7 +199,7 @@ async def _remote(items: list[Item], cfg: SummarizeSettings, cache: Cache, write
         render.shutdown(wait=False)
 
 
-async def _attempts(item: Item, request: prompts.Request, cfg: SummarizeSettings, client: httpx.AsyncClient,
+async def _attempts(item: Item, request: prompts.Request, cfg: SummarizeSettings, client: Any,
                     budget: _Budget, state: dict, report: SummarizeReport) -> tuple[Any, str, str | None]:
     """(value, status, error) after up to 1 + retries attempts with exponential backoff and jitter."""
     last = "no attempt"

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import httpx
+
 Fault = str | None
 
 
@@ -40,7 +42,7 @@ class FakeOpenAI:
         self.latency, self.slow_s, self.reply = latency, slow_s, reply
         self.faults = faults or {}
         self.requests: list[dict] = []  # parsed bodies, in arrival order
-        self.headers: list[dict] = []
+        self.headers: list[httpx.Headers] = []
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
@@ -87,7 +89,7 @@ class FakeOpenAI:
                     except ValueError:
                         body = {"_unparsable": raw.decode(errors="replace")}
                     fake.requests.append(body)
-                    fake.headers.append(dict(self.headers))
+                    fake.headers.append(httpx.Headers(list(self.headers.items())))  # case-insensitive lookups
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
                 try:
@@ -133,3 +135,18 @@ class FakeOpenAI:
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+
+
+def scripted(replies: list[str]) -> Callable[[dict], str]:
+    """A `reply` for FakeOpenAI that answers the n-th request with `replies[n]` (a recorded conversation, replayed);
+    past the end it answers with an empty string, which a replaying test sees as a run that did not stop in time."""
+    lock = threading.Lock()
+    state = {"n": 0}
+
+    def reply(body: dict) -> str:
+        with lock:
+            n = state["n"]
+            state["n"] += 1
+        return replies[n] if n < len(replies) else ""
+
+    return reply
