@@ -1,6 +1,10 @@
 """The one read API: every reader (the CLI's search, the agent, MCP, evaluate) reads DuckDB and Milvus through here.
 
 Rules:
+- One DuckDB connection per `Reader`, kept open between queries (opening one costs more than most queries), and let
+  go the moment a writer waits for the file: writers raise a marker while they wait (`store.connection`), and a
+  watcher thread closes the reader's idle connection when it appears; the next query reconnects, waiting out the
+  writer's short transaction. So a long-lived reader (the agent, MCP) never holds up an ingest.
 - SQL is guarded because readers run SQL written by a model: exactly one read statement (`SELECT`, `WITH ... SELECT`,
   `DESCRIBE`, `SHOW`, `SUMMARIZE`) passes; it runs on a read-only connection with external access disabled (no file
   or URL table functions, no COPY, ATTACH, INSTALL/LOAD) and the configuration locked (no SET, PRAGMA changes), under a
@@ -18,14 +22,15 @@ from __future__ import annotations
 
 import threading
 import uuid
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
 
 from pipeline.config import Settings
-from pipeline.store.connection import reading
+from pipeline.store.connection import connect, writer_waiting
 from pipeline.store.errors import StoreMissing
 from pipeline.vectors import milvus
 from pipeline.vectors.errors import is_transient
@@ -94,6 +99,11 @@ class Reader:
     max_rows: int = 10_000
     _stack: ExitStack = field(default_factory=ExitStack, repr=False)
     _client: Any = field(default=None, repr=False)
+    _ready: set[str] = field(default_factory=set, repr=False)  # collections seen loaded on this client
+    _con: Any = field(default=None, repr=False)
+    _con_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _watcher: threading.Thread | None = field(default=None, repr=False)
+    _closed: threading.Event = field(default_factory=threading.Event, repr=False)
 
     def __enter__(self) -> Reader:
         return self
@@ -102,8 +112,51 @@ class Reader:
         self.close()
 
     def close(self) -> None:
+        self._closed.set()
+        with self._con_lock:
+            self._drop_connection()
         self._stack.close()
         self._client = None
+
+    # ---- the DuckDB connection ---------------------------------------------------------------------------
+
+    @contextmanager
+    def _reading(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """The reader's connection, held for one use; opened (or reopened after a writer) as needed."""
+        path = self.settings.duckdb_path
+        if not path.exists():
+            raise StoreMissing(f"no database at {path}; run `paperbase ingest DIR` first")
+        with self._con_lock:
+            if self._con is not None and writer_waiting(path).exists():
+                self._drop_connection()
+            if self._con is None:
+                self._con = connect(path, read_only=True, config=GUARDED_CONFIG)
+                self._watch()
+            yield self._con
+
+    def _drop_connection(self) -> None:
+        if self._con is not None:
+            try:
+                self._con.close()
+            finally:
+                self._con = None
+
+    def _watch(self) -> None:
+        """Start the thread that lets go of an idle connection as soon as a writer waits for the file."""
+        if self._watcher is not None and self._watcher.is_alive():
+            return
+        marker = writer_waiting(self.settings.duckdb_path)
+
+        def run() -> None:
+            while not self._closed.wait(0.1):
+                if self._con is not None and marker.exists() and self._con_lock.acquire(blocking=False):
+                    try:
+                        self._drop_connection()
+                    finally:
+                        self._con_lock.release()
+
+        self._watcher = threading.Thread(target=run, name="paperbase-reader-watch", daemon=True)
+        self._watcher.start()
 
     # ---- SQL ---------------------------------------------------------------------------------------------
 
@@ -112,10 +165,7 @@ class Reader:
         """Run one guarded read statement; at most `max_rows` rows (`truncated` says when more existed)."""
         check_read_only(query)
         cap = self.max_rows if max_rows is None else max_rows
-        path = self.settings.duckdb_path
-        if not path.exists():
-            raise StoreMissing(f"no database at {path}; run `paperbase ingest DIR` first")
-        with reading(path, config=GUARDED_CONFIG) as con:
+        with self._reading() as con:
             timer = threading.Timer(timeout_s or self.sql_timeout_s, con.interrupt)
             timer.start()
             try:
@@ -150,6 +200,7 @@ class Reader:
         self._stack.close()
         self._stack = ExitStack()
         self._client = None
+        self._ready.clear()
 
     def search(self, query: str, collection: str, table_name: str | None = None, column_name: str | None = None,
                filter: str | None = None, limit: int = 5) -> list[Hit]:  # noqa: A002 (the agent's word)
@@ -157,13 +208,15 @@ class Reader:
         if not self.settings.duckdb_path.exists():
             raise StoreMissing(f"no database at {self.settings.duckdb_path}; run `paperbase ingest DIR` first")
         try:
-            return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client)
+            return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client,
+                           reading=self._reading, ready=self._ready)
         except Exception as exc:
             if not is_transient(exc):
                 raise
             # the process that held the shared Milvus Lite store went away: open it (or its new holder) and retry once
             self._reconnect()
-            return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client)
+            return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client,
+                           reading=self._reading, ready=self._ready)
 
     def collections(self) -> list[str]:
         """Collections that exist in Milvus, in schema order."""

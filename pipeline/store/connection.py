@@ -38,16 +38,34 @@ def _is_lock_error(exc: Exception) -> bool:
     return any(marker in str(exc) for marker in LOCK_MARKERS)
 
 
+def writer_waiting(path: Path) -> Path:
+    """The marker a writer keeps fresh while it waits for the file: long-lived readers (`pipeline.read.Reader`) let go
+    of their connection when they see it, so a writer never waits for an idle reader."""
+    return path.with_name(path.name + ".writer-waiting")
+
+
 def connect(path: Path, *, read_only: bool, timeout: float = 60.0, config: dict | None = None) -> duckdb.DuckDBPyConnection:
-    """Open the database, retrying with jittered backoff while another process holds the lock."""
+    """Open the database, retrying with jittered backoff while another process holds the lock. A writer that has to
+    wait raises the writer-waiting marker for the time it waits."""
     start = time.monotonic()
     deadline = start + timeout
     delay, said = 0.02, False
+    marker = None if read_only else writer_waiting(path)
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only, config={**BASE_CONFIG, **(config or {})})
+            con = duckdb.connect(str(path), read_only=read_only, config={**BASE_CONFIG, **(config or {})})
+            if marker is not None:
+                marker.unlink(missing_ok=True)
+            return con
         except duckdb.IOException as exc:
+            if marker is not None and _is_lock_error(exc):
+                try:
+                    marker.touch()
+                except OSError:  # a read-only place: nothing to signal
+                    marker = None
             if not _is_lock_error(exc) or time.monotonic() >= deadline:
+                if marker is not None:
+                    marker.unlink(missing_ok=True)
                 if _is_lock_error(exc):
                     raise StoreBusy(f"{path} stayed locked by another process for {timeout:.0f} s "
                                     f"({_holder(exc)}); close it or try again later") from exc

@@ -2,6 +2,8 @@
 DuckDB text joined back (or the bbox, for image hits)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from pipeline.vectors import bm25
@@ -37,9 +39,12 @@ def build_filter(table_name: str | None, column_name: str | None, expr: str | No
 
 
 def search(settings, query: str, collection: str, table_name: str | None = None, column_name: str | None = None,
-           filter: str | None = None, limit: int = 5, *, client=None) -> list[Hit]:  # noqa: A002 (the agent's word)
+           filter: str | None = None, limit: int = 5, *, client=None,  # noqa: A002 (the agent's word)
+           reading: Callable[[], AbstractContextManager] | None = None, ready: set[str] | None = None) -> list[Hit]:
     """Top `limit` hits. Raises UnknownCollection / ModelUnavailable / pymilvus errors (a bad filter) to the caller.
-    Pass an open `client` (from `pipeline.vectors.milvus.connect`) to reuse one connection across searches."""
+    Pass an open `client` (from `pipeline.vectors.milvus.connect`) to reuse one connection across searches, and
+    `reading` (a context manager factory yielding a DuckDB connection) to reuse a long-lived reader's connection, and
+    `ready` (collections already seen loaded on that client) to skip re-checking them on every search."""
     try:
         coll = schema_collection(collection)
     except KeyError as exc:
@@ -47,9 +52,10 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
     store = Store(settings.duckdb_path)
     if not store.exists():
         raise StoreMissing(f"no database at {settings.duckdb_path}; run `paperbase ingest DIR` first")
+    reading = reading or store.reading
     if coll.embed_type == "bm25":
         terms = list(bm25.term_counts(query))
-        with store.reading() as con:
+        with reading() as con:
             df, n_docs = ledger.bm25_df(con, terms)
         if not n_docs:
             raise UnknownCollection(f"collection {coll.name} has no vectors yet; run `paperbase encode`")
@@ -65,32 +71,36 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
     expr = build_filter(table_name, column_name, filter)
     if client is None:
         with milvus.connect(settings) as own:
-            raw = _run(own, coll.name, vector, expr, limit, fields, params)
+            raw = _run(own, coll.name, vector, expr, limit, fields, params, None)
     else:
-        raw = _run(client, coll.name, vector, expr, limit, fields, params)
+        raw = _run(client, coll.name, vector, expr, limit, fields, params, ready)
     hits = [Hit(float(r["distance"]), *(r["entity"][f] for f in milvus.META_FIELDS), bbox=r["entity"].get("bbox"))
             for r in raw]
-    _join_text(store, hits)
+    _join_text(reading, hits)
     return hits
 
 
-def _run(client, name: str, vector, expr: str, limit: int, fields: list[str], params: dict) -> list[dict]:
-    if name not in milvus.existing(client):
-        raise UnknownCollection(f"collection {name} does not exist yet (no vectors were built); run `paperbase encode`")
-    milvus.load(client, name)
+def _run(client, name: str, vector, expr: str, limit: int, fields: list[str], params: dict,
+         ready: set[str] | None) -> list[dict]:
+    if ready is None or name not in ready:
+        if name not in milvus.existing(client):
+            raise UnknownCollection(f"collection {name} does not exist yet (no vectors were built); run `paperbase encode`")
+        milvus.load(client, name)
+        if ready is not None:
+            ready.add(name)
     res = client.search(name, data=[vector], anns_field="vector", limit=limit, filter=expr, output_fields=fields,
                         search_params=params)
     return list(res[0]) if res else []
 
 
-def _join_text(store: Store, hits: list[Hit]) -> None:
+def _join_text(reading: Callable[[], AbstractContextManager], hits: list[Hit]) -> None:
     groups: dict[tuple[str, str], list[Hit]] = {}
     for h in hits:
         if h.bbox is None:
             groups.setdefault((h.table_name, h.column_name), []).append(h)
     if not groups:
         return
-    with store.reading() as con:
+    with reading() as con:
         for (table, column), group in groups.items():
             values = cells.texts_for(con, table, column, [h.primary_key for h in group])
             for h in group:

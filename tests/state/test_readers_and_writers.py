@@ -57,6 +57,13 @@ def test_search_and_encode_share_the_store_with_a_long_lived_reader(ingested, tm
         assert time.monotonic() - t0 < 20
         rebuilt = run("rebuild", "--data-dir", "data", "-c", "text_bm25_en", cwd=tmp_path, timeout=300)
         assert rebuilt.returncode == 0, rebuilt.stderr[-2000:]  # the writer goes through the reader's server
+        # the reader keeps its DuckDB connection between queries but lets go as soon as a writer waits: no wait shown
+        assert "waiting up to" not in rebuilt.stderr
+        (tmp_path / "pdfs" / "copy.pdf").write_bytes((tmp_path / "pdfs" / "neurips2020_rag_excerpt.pdf").read_bytes())
+        t0 = time.monotonic()
+        stored = run("ingest", "pdfs", "--data-dir", "data", "--stages", "none", cwd=tmp_path, timeout=300)
+        assert stored.returncode == 0 and "waiting up to" not in stored.stderr, stored.stderr[-2000:]
+        assert time.monotonic() - t0 < 30
     finally:
         out, _ = holder.communicate(timeout=120)
     assert holder.returncode == 0 and int(out.split()[-1]) == 3
