@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from tests.flows.flowhelpers import pdf_folder as copy_pdfs
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -17,12 +16,14 @@ TABLES = ["metadata", "pages", "chunks", "sections", "tables", "images", "equati
 
 
 def pdf_folder(root: Path, names: list[str] = SMALL) -> Path:
-    missing = [n for n in names if not (CORPUS / n).exists()]
-    if missing:
-        pytest.skip(f"corpus PDFs {missing} are absent from {CORPUS}")
-    root.mkdir(parents=True, exist_ok=True)
-    for name in names:
-        shutil.copy(CORPUS / name, root / name)
+    return copy_pdfs(root, names)
+
+
+def ingested(root: Path) -> Path:
+    """A folder of the SMALL papers under root/pdfs, ingested into root/data by the real command (exit 0)."""
+    pdf_folder(root / "pdfs")
+    done = run("ingest", "pdfs", "--data-dir", "data", cwd=root)
+    assert done.returncode == 0, done.stderr[-3000:]
     return root
 
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.state.helpers import REPO, env, pdf_folder, run, snapshot
+from tests.state.helpers import REPO, env, ingested, pdf_folder, run, snapshot
 
 DRIVER = """
 import os, signal, sys
@@ -53,11 +53,7 @@ ingest(Path(sys.argv[1]), settings, stages=list(stages.STAGES), stage_runner=run
 
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
-    root = tmp_path_factory.mktemp("clean")
-    pdf_folder(root / "pdfs")
-    done = run("ingest", "pdfs", "--data-dir", "data", cwd=root)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return snapshot(root / "data")
+    return snapshot(ingested(tmp_path_factory.mktemp("clean")) / "data")
 
 
 @pytest.mark.parametrize("where", ["store", "summarize", "between", "encode"])

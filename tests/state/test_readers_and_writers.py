@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from tests.state.helpers import REPO, env, pdf_folder, run, snapshot
+from tests.state.helpers import REPO, env, run, snapshot
+from tests.state.helpers import ingested as ingested_folder
 
 HOLD = """
 import sys, time
@@ -27,11 +28,7 @@ reader.close()
 
 @pytest.fixture(scope="module")
 def ingested(tmp_path_factory):
-    root = tmp_path_factory.mktemp("rw")
-    pdf_folder(root / "pdfs")
-    done = run("ingest", "pdfs", "--data-dir", "data", cwd=root)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return root
+    return ingested_folder(tmp_path_factory.mktemp("rw"))
 
 
 def _copy(ingested, tmp_path):
