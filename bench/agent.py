@@ -4,8 +4,9 @@
 
 Columns, per action: the agent action end to end (`Environment.execute`: checks, the read API, formatting of the
 observation), the read API call alone (`Reader.sql` / `Reader.search`), and the bare call:
-- SQL: a one-shot read-only DuckDB connection + execute + fetch (what any reader of the file must do without holding
-  its lock between queries, as the read API does), and the same query on a warm connection for reference;
+- SQL: a one-shot read-only DuckDB connection + execute + fetch (what a reader that holds no connection between
+  queries must do), and the same query on a warm connection (what the read API does: it keeps one connection and
+  lets go of it only when a writer waits);
 - vectors: `MilvusClient.search` with the query vector computed beforehand (pure Milvus), and the same plus the
   query encoding (MiniLM forward pass / BM25 weighting) — the least work any caller must do.
 Targets: RetrieveFromDatabase p50 < 20 ms, RetrieveFromVectorstore p50 < 100 ms, agent <= 1.5x the bare call.
@@ -28,6 +29,8 @@ from agent.env import Environment  # noqa: E402
 from agent.parse import Action, parse_action  # noqa: E402
 from agent.prompts import action_names  # noqa: E402
 from pipeline.config import load_settings  # noqa: E402
+from pipeline.read import GUARDED_CONFIG  # noqa: E402
+from pipeline.store.connection import BASE_CONFIG  # noqa: E402
 from pipeline.read import Reader  # noqa: E402
 from pipeline.vectors import bm25, ledger, milvus  # noqa: E402
 from pipeline.vectors.encoders import load_encoder  # noqa: E402
@@ -56,6 +59,11 @@ def row(label: str, values: list[float] | None) -> str:
     return f"| {label} | {p(values, 50):.1f} | {p(values, 95):.1f} |"
 
 
+# DuckDB refuses a second connection to one file with another configuration in the same process: the bare
+# connections use the read API's settings (they change no timing: external access off, configuration locked).
+SAME = {**BASE_CONFIG, **GUARDED_CONFIG}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data-dir", type=Path, required=True)
@@ -80,14 +88,14 @@ def main() -> int:
             api = timings(lambda: reader.sql(sql, max_rows=10), n)
 
             def one_shot() -> None:
-                con = duckdb.connect(str(settings.duckdb_path), read_only=True)
+                con = duckdb.connect(str(settings.duckdb_path), read_only=True, config=SAME)
                 try:
                     con.execute(sql).fetchmany(11)
                 finally:
                     con.close()
 
             bare = timings(one_shot, n)  # before any other connection keeps the database instance cached
-            warm_con = duckdb.connect(str(settings.duckdb_path), read_only=True)
+            warm_con = duckdb.connect(str(settings.duckdb_path), read_only=True, config=SAME)
             warm = timings(lambda: warm_con.execute(sql).fetchmany(11), n)
             warm_con.close()
             results.append((f"RetrieveFromDatabase `{label}`", agent, api, bare, warm))
@@ -107,7 +115,7 @@ def main() -> int:
             api = timings(lambda: reader.search(query, coll_name, table, column, flt or None, 5), n)
             if coll.embed_type == "bm25":
                 terms = list(bm25.term_counts(query))
-                with duckdb.connect(str(settings.duckdb_path), read_only=True) as con:
+                with duckdb.connect(str(settings.duckdb_path), read_only=True, config=SAME) as con:
                     df, n_docs = ledger.bm25_df(con, terms)
                 encode = lambda: bm25.query_vector(query, df, n_docs)  # noqa: E731
             else:

@@ -21,6 +21,7 @@ Errors a caller can show to a model or a user are `ReadError`s with a one-line m
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -100,9 +101,11 @@ class Reader:
     _stack: ExitStack = field(default_factory=ExitStack, repr=False)
     _client: Any = field(default=None, repr=False)
     _ready: set[str] = field(default_factory=set, repr=False)  # collections seen loaded on this client
+    _bm25: dict = field(default_factory=dict, repr=False)  # BM25 statistics, valid while the connection stays open
     _con: Any = field(default=None, repr=False)
     _con_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _watcher: threading.Thread | None = field(default=None, repr=False)
+    _deadline: float | None = field(default=None, repr=False)  # when the running query must be interrupted
     _closed: threading.Event = field(default_factory=threading.Event, repr=False)
 
     def __enter__(self) -> Reader:
@@ -135,6 +138,7 @@ class Reader:
             yield self._con
 
     def _drop_connection(self) -> None:
+        self._bm25.clear()  # a writer may change the statistics once we let go
         if self._con is not None:
             try:
                 self._con.close()
@@ -142,13 +146,18 @@ class Reader:
                 self._con = None
 
     def _watch(self) -> None:
-        """Start the thread that lets go of an idle connection as soon as a writer waits for the file."""
+        """Start the thread that lets go of an idle connection as soon as a writer waits for the file, and interrupts
+        a query past its deadline (one thread per reader: starting a timer thread per query cost more than most
+        queries, 1-4 ms measured)."""
         if self._watcher is not None and self._watcher.is_alive():
             return
         marker = writer_waiting(self.settings.duckdb_path)
 
         def run() -> None:
-            while not self._closed.wait(0.1):
+            while not self._closed.wait(0.05):
+                deadline, con = self._deadline, self._con
+                if deadline is not None and con is not None and time.monotonic() > deadline:
+                    con.interrupt()
                 if self._con is not None and marker.exists() and self._con_lock.acquire(blocking=False):
                     try:
                         self._drop_connection()
@@ -166,8 +175,7 @@ class Reader:
         check_read_only(query)
         cap = self.max_rows if max_rows is None else max_rows
         with self._reading() as con:
-            timer = threading.Timer(timeout_s or self.sql_timeout_s, con.interrupt)
-            timer.start()
+            self._deadline = time.monotonic() + (timeout_s or self.sql_timeout_s)
             try:
                 cur = con.execute(query, params or [])
                 columns = [d[0] for d in cur.description] if cur.description else []
@@ -179,7 +187,7 @@ class Reader:
             except duckdb.Error as exc:
                 raise QueryFailed(_one_line(exc)) from None
             finally:
-                timer.cancel()
+                self._deadline = None
         return SqlResult(columns, rows[:cap], truncated=len(rows) > cap)
 
     def papers(self) -> list[dict[str, Any]]:
@@ -209,14 +217,14 @@ class Reader:
             raise StoreMissing(f"no database at {self.settings.duckdb_path}; run `paperbase ingest DIR` first")
         try:
             return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client,
-                           reading=self._reading, ready=self._ready)
+                           reading=self._reading, ready=self._ready, bm25_stats=self._bm25)
         except Exception as exc:
             if not is_transient(exc):
                 raise
             # the process that held the shared Milvus Lite store went away: open it (or its new holder) and retry once
             self._reconnect()
             return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client,
-                           reading=self._reading, ready=self._ready)
+                           reading=self._reading, ready=self._ready, bm25_stats=self._bm25)
 
     def collections(self) -> list[str]:
         """Collections that exist in Milvus, in schema order."""

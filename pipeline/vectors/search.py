@@ -40,11 +40,14 @@ def build_filter(table_name: str | None, column_name: str | None, expr: str | No
 
 def search(settings, query: str, collection: str, table_name: str | None = None, column_name: str | None = None,
            filter: str | None = None, limit: int = 5, *, client=None,  # noqa: A002 (the agent's word)
-           reading: Callable[[], AbstractContextManager] | None = None, ready: set[str] | None = None) -> list[Hit]:
+           reading: Callable[[], AbstractContextManager] | None = None, ready: set[str] | None = None,
+           bm25_stats: dict | None = None) -> list[Hit]:
     """Top `limit` hits. Raises UnknownCollection / ModelUnavailable / pymilvus errors (a bad filter) to the caller.
     Pass an open `client` (from `pipeline.vectors.milvus.connect`) to reuse one connection across searches, and
     `reading` (a context manager factory yielding a DuckDB connection) to reuse a long-lived reader's connection, and
-    `ready` (collections already seen loaded on that client) to skip re-checking them on every search."""
+    `ready` (collections already seen loaded on that client) to skip re-checking them on every search, and
+    `bm25_stats` (a dict the caller empties whenever its DuckDB connection is reopened: the statistics cannot change
+    while a read-only connection is open) to keep BM25 document frequencies between searches."""
     try:
         coll = schema_collection(collection)
     except KeyError as exc:
@@ -56,7 +59,7 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
     if coll.embed_type == "bm25":
         terms = list(bm25.term_counts(query))
         with reading() as con:
-            df, n_docs = ledger.bm25_df(con, terms)
+            df, n_docs = _bm25_stats(con, terms, bm25_stats)
         if not n_docs:
             raise UnknownCollection(f"collection {coll.name} has no vectors yet; run `paperbase encode`")
         vector = bm25.query_vector(query, df, n_docs)
@@ -78,6 +81,19 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
             for r in raw]
     _join_text(reading, hits)
     return hits
+
+
+def _bm25_stats(con, terms: list[int], cache: dict | None) -> tuple[dict[int, int], int]:
+    """Document frequencies of the query terms and the number of documents, from the cache where it has them."""
+    if cache is None:
+        return ledger.bm25_df(con, terms)
+    df_cache: dict[int, int] = cache.setdefault("df", {})
+    missing = [t for t in terms if t not in df_cache]
+    if missing or "n_docs" not in cache:
+        df, n_docs = ledger.bm25_df(con, missing or terms[:1])
+        df_cache.update({t: df.get(t, 0) for t in missing})
+        cache["n_docs"] = n_docs
+    return {t: df_cache[t] for t in terms if df_cache.get(t)}, cache["n_docs"]
 
 
 def _run(client, name: str, vector, expr: str, limit: int, fields: list[str], params: dict,
