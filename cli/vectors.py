@@ -104,14 +104,16 @@ def search(
     query: str,
     data_dir: DataDir = None,
     milvus_uri: MilvusUri = None,
-    collection: Annotated[str, typer.Option("--collection", "-c")] = "text_bm25_en",
+    collection: Annotated[str | None, typer.Option(
+        "--collection", "-c", help="Search this one collection. [default: hybrid: BM25 fused with the dense text "
+        "collections]")] = None,
     table: Annotated[str | None, typer.Option("--table")] = None,
     column: Annotated[str | None, typer.Option("--column")] = None,
     filter: Annotated[str | None, typer.Option("--filter", help="Milvus filter, e.g. pdf_id == '...'")] = None,  # noqa: A002
     limit: Annotated[int, typer.Option("--limit", "-n")] = 5,
     as_json: JsonFlag = False,
 ) -> None:
-    """Similarity search in one collection; hits come back with their DuckDB text."""
+    """Hybrid search (BM25 + dense text collections), or one collection; hits come back with their DuckDB text."""
     from pipeline.read import Reader
 
     with Reader(_settings(data_dir, milvus_uri)) as reader:
