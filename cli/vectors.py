@@ -63,8 +63,12 @@ def encode(
     """Encode new or changed papers into the Milvus collections (incremental)."""
     from pipeline.vectors import encode_papers
 
+    from cli.progress import encode_progress
+
     _quiet_logs()
-    _show(encode_papers(_settings(data_dir, milvus_uri), paper or None, collections=collection or None, force=force), as_json)
+    with encode_progress(as_json):
+        report = encode_papers(_settings(data_dir, milvus_uri), paper or None, collections=collection or None, force=force)
+    _show(report, as_json)
 
 
 @app.command()
@@ -77,8 +81,12 @@ def rebuild(
     """Drop and re-encode collections from DuckDB (after a model change); PDFs are not parsed again."""
     from pipeline.vectors import rebuild as do_rebuild
 
+    from cli.progress import encode_progress
+
     _quiet_logs()
-    _show(do_rebuild(_settings(data_dir, milvus_uri), collection), as_json)
+    with encode_progress(as_json):
+        report = do_rebuild(_settings(data_dir, milvus_uri), collection)
+    _show(report, as_json)
 
 
 @app.command()

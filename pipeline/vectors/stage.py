@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pipeline.vectors import bm25
 from pipeline.vectors.encoders import availability, encoder_for, model_ref
 from pipeline.vectors import cells, ledger, milvus, windows
+from pipeline.vectors.progress import Progress, current as current_progress
 from pipeline.vectors.errors import ModelUnavailable, UnknownCollection, VectorError, is_transient
 from pipeline.results import StageResult, Status, combine
 from pipeline.store import Store
@@ -24,7 +25,6 @@ from schemas.vectorstore import Collection, collection, collections
 log = logging.getLogger("paperbase.vectors")
 EMPTY = "empty"  # fingerprint of a paper with no encodable cells of a modality
 _INSERT_ROWS = 512
-Progress = Callable[[str, int, int], None]  # (collection, cells done, cells total)
 
 
 @dataclass(kw_only=True)
@@ -86,6 +86,7 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
     them even if unchanged). Papers gone from DuckDB lose their vectors. Returns a report; never raises per paper.
     `progress(collection, cells_done, cells_total)` is called as batches finish (the CLI draws its bar from it)."""
     report = EncodeReport()
+    progress = current_progress(progress)
     store = Store(settings.duckdb_path)
     if not store.exists():
         report.errors.append(f"no database at {settings.duckdb_path}; run `paperbase ingest DIR` first")
