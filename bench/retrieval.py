@@ -136,6 +136,7 @@ def main() -> None:
     ap.add_argument("--no-variants", action="store_true", help="skip the in-process torch variants (faster)")
     ap.add_argument("--tail-probes", type=int, default=200, help="long chunks probed by first/last 40 words (0 = skip)")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--grid", action="store_true", help="also print fusion settings side by side (method, k, weights)")
     args = ap.parse_args()
     settings = load_settings(data_dir=args.data_dir)
     results: dict = {"modes": {}, "tail": {}}
@@ -151,6 +152,7 @@ def main() -> None:
         if MINILM in existing:
             modes["MiniLM (stored: windowed, default backend)"] = MINILM
         modes["hybrid (default `paperbase search`)"] = "hybrid"
+        modes["hybrid, every text cell (no --table/--column)"] = "hybrid-all"
         variants = {}
         if not args.no_variants:
             from sentence_transformers import SentenceTransformer
@@ -168,6 +170,8 @@ def main() -> None:
             for mode, coll in modes.items():
                 if coll is None:
                     pages = chunks.naive(pid, q["question"])
+                elif coll == "hybrid-all":
+                    pages = [h.page_number for h in reader.search(q["question"], None, None, None, flt, K)]
                 else:
                     hits = reader.search(q["question"], None if coll == "hybrid" else coll, "chunks", "text_content",
                                          flt, K)
@@ -179,6 +183,8 @@ def main() -> None:
                 for g in (group, "all"):
                     ranks[mode][g].append(rank_of(pages, ev))
         results["modes"] = {m: {g: summarize(r) for g, r in by.items()} for m, by in ranks.items()}
+        if args.grid and BM25 in existing and MINILM in existing:
+            results["grid"] = grid(reader, questions)
         print(table(f"Evidence page among the top hits ({len(questions)} questions, per-paper filter, chunks)",
                     results["modes"]))
         if args.tail_probes and MINILM in existing:
@@ -189,6 +195,29 @@ def main() -> None:
                 print(f"| {mode} | {r['start']:.2f} | {r['end']:.2f} |")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
+
+
+def grid(reader: Reader, questions: list[dict]) -> dict:
+    """Fusion settings compared on the same candidate lists (50 distinct cells per collection)."""
+    from pipeline.vectors import fusion
+
+    lists = []
+    for q in questions:
+        flt = f'pdf_id == "{q["paper_id"]}"'
+        lists.append({c: reader.search(q["question"], c, "chunks", "text_content", flt, 50) for c in (BM25, MINILM)})
+    settings = [("rrf", k, w) for k in (10, 30, 60) for w in (1.0, 1.5, 2.0, 3.0)] + \
+               [("convex", 0, w) for w in (0.5, 1.0, 1.5, 2.0, 3.0)]
+    rows = {}
+    for method, k, w in settings:
+        by: dict[str, list] = defaultdict(list)
+        for q, ls in zip(questions, lists):
+            fused = fusion.fuse(ls, {BM25: w, MINILM: 1.0}, method=method, k=k or 60)
+            r = rank_of([h.page_number for _, h in fused], q["evidence_page"])
+            for g in (q["pdf_file"].split("/")[0], "all"):
+                by[g].append(r)
+        rows[f"{method} k={k} w_bm25={w}"] = {g: summarize(r) for g, r in by.items()}
+    print(table("Fusion settings (BM25 weight w, MiniLM weight 1)", rows))
+    return rows
 
 
 def tail_probe(reader: Reader, chunks: Chunks, variants: dict, n: int) -> dict[str, dict[str, float]]:

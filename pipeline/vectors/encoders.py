@@ -65,10 +65,7 @@ def load_encoder(collection: Collection, ref: str | None, *, download: bool = Fa
 
                     _cache[key] = ClipEncoder(path, device=device, batch_size=batch_size)
                 elif onnx:
-                    from pipeline.vectors.onnxenc import OnnxSentenceEncoder
-
-                    _cache[key] = OnnxSentenceEncoder(path, cache_dir=cache_dir, variant=backend, device=device,
-                                                      batch_size=batch_size)
+                    _cache[key] = _onnx_or_torch(path, cache_dir, backend, device, batch_size)
                 else:
                     from pipeline.vectors.dense import SentenceEncoder
 
@@ -81,6 +78,23 @@ def load_encoder(collection: Collection, ref: str | None, *, download: bool = Fa
         enc = _cache[key]
     enc.batch_size = batch_size  # type: ignore[attr-defined]
     return enc
+
+
+def _onnx_or_torch(path: str, cache_dir, backend: str, device: str | None, batch_size: int):
+    """The ONNX encoder; if it cannot be built (e.g. a read-only data dir with no cached export yet), torch fp32,
+    which gives the same vectors within cosine 0.99, with one warning."""
+    from pipeline.vectors.onnxenc import OnnxSentenceEncoder
+
+    try:
+        return OnnxSentenceEncoder(path, cache_dir=cache_dir, variant=backend, device=device, batch_size=batch_size)
+    except Exception as exc:
+        import logging
+
+        from pipeline.vectors.dense import SentenceEncoder
+
+        logging.getLogger("paperbase.vectors").warning("%s backend unavailable (%s: %s); using torch", backend,
+                                                       type(exc).__name__, exc)
+        return SentenceEncoder(path, device=device, batch_size=batch_size)
 
 
 def clear_cache() -> None:
