@@ -35,13 +35,15 @@ def test_onnx_vectors_match_torch_fp32_on_corpus_cells(sample, backend):
     settings = settings.model_copy(deep=True)
     settings.vectors.backend = backend
     enc = encoder_for(COLL, settings, "all-MiniLM-L6-v2")
-    assert enc.file.parent == settings.data_dir / "models" and enc.file.name.endswith(f"-{backend}.onnx")
+    assert enc.file.parent == settings.data_dir / "models" and f"-{backend}" in enc.file.name
     vecs = enc.encode_texts(texts)
     cos = (vecs * reference).sum(1)
     assert vecs.shape == reference.shape and np.allclose((vecs**2).sum(1), 1.0, atol=1e-4)
-    floor = 0.9999 if backend == "onnx" else 0.99
-    assert float(cos.mean()) >= max(floor, 0.995 if backend == "onnx-int8" else floor), (cos.mean(), cos.min())
-    assert float(np.quantile(cos, 0.05)) >= floor, (np.quantile(cos, 0.05), cos.min())
+    if backend == "onnx":  # the same arithmetic as torch, in another runtime
+        assert float(cos.min()) >= 0.9999, (cos.min(), cos.mean())
+    else:  # int8: >= 0.99 for (nearly) every window; measured min 0.9899, mean 0.996 on these papers
+        assert float(cos.mean()) >= 0.995 and float(np.quantile(cos, 0.01)) >= 0.99, (cos.min(), cos.mean())
+        assert float(cos.min()) >= 0.985, (cos.min(), cos.mean())
 
 
 def test_cached_model_is_reused_and_identical_texts_are_encoded_once(sample):
