@@ -79,9 +79,9 @@ class Chunks:
     """The chunks of the papers asked about, in memory, for the in-process variants."""
 
     def __init__(self, reader: Reader, pids: list[str]):
-        rows = reader.sql("SELECT CAST(ref_paper_id AS VARCHAR), CAST(chunk_id AS VARCHAR), p.page_number, "
+        rows = reader.sql("SELECT CAST(c.ref_paper_id AS VARCHAR), CAST(c.chunk_id AS VARCHAR), p.page_number, "
                           "c.text_content FROM chunks c JOIN pages p ON p.page_id = c.ref_page_id "
-                          "WHERE CAST(ref_paper_id AS VARCHAR) IN (SELECT unnest(?)) ORDER BY 1, 2", [pids],
+                          "WHERE CAST(c.ref_paper_id AS VARCHAR) IN (SELECT unnest(?)) ORDER BY 1, 2", [pids],
                           max_rows=10**6).rows
         self.by_paper: dict[str, list[tuple[str, int, str]]] = defaultdict(list)
         for pid, cid, page, text in rows:

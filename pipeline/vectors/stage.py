@@ -25,6 +25,7 @@ from schemas.vectorstore import Collection, collection, collections
 log = logging.getLogger("paperbase.vectors")
 EMPTY = "empty"  # fingerprint of a paper with no encodable cells of a modality
 _INSERT_ROWS = 512
+_PROGRESS_CELLS = 256  # dense cells encoded between progress reports (texts are length-sorted within a group)
 
 
 @dataclass(kw_only=True)
@@ -307,12 +308,17 @@ def _vectors(settings, coll: Collection, enc, batch_cells: list[cells.Cell], avg
                 rep.errors.append(f"{c.table}.{c.column} {c.primary_key}: {type(exc).__name__}: {exc}")
         vecs = list(enc.encode_images(pngs)) if pngs else []
     else:  # dense text: every window of every cell (windows.py), each vector pointing back to its cell
-        parts = windows.split(enc.tokenizer, [c.text or "" for c in batch_cells], enc.max_tokens,
-                              settings.vectors.window_overlap)
-        good = [(c, w) for c, ws in zip(batch_cells, parts) for w in range(len(ws))]
-        vecs = list(enc.encode_texts([text for ws in parts for text in ws])) if good else []
+        good, vecs = [], []
+        for i in range(0, len(batch_cells), _PROGRESS_CELLS):  # groups, so the progress bar moves between batches
+            group = batch_cells[i : i + _PROGRESS_CELLS]
+            parts = windows.split(enc.tokenizer, [c.text or "" for c in group], enc.max_tokens,
+                                  settings.vectors.window_overlap)
+            good += [(c, w) for c, ws in zip(group, parts) for w in range(len(ws))]
+            vecs += list(enc.encode_texts([text for ws in parts for text in ws]))
+            if progress:
+                progress(len(group))
     rep.model_seconds += time.perf_counter() - t0
-    if progress:
+    if progress and (coll.embed_type == "bm25" or coll.modality == "image"):  # dense text reported per group
         progress(len(batch_cells))
     rows = []
     for item, v in zip(good, vecs):

@@ -136,3 +136,26 @@ def test_fusion_lists_each_cell_once_and_weights_count():
     convex = fusion.fuse({"a": a, "b": b}, {"a": 1.0, "b": 1.0}, method="convex")
     assert {h.primary_key for _, h in convex} == {"1", "2", "3", "4"} and convex[0][1].primary_key == "1"
     assert fusion.distinct([_hit("1", 3), _hit("1", 2), _hit("2", 1)]) == [_hit("1", 3), _hit("2", 1)]
+
+
+def test_progress_bar_draws_on_a_terminal_and_stays_quiet_otherwise():
+    import io
+
+    from cli.progress import encode_progress
+    from pipeline.vectors.progress import current
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    with encode_progress(False, stream=screen):
+        cb = current()
+        assert cb is not None
+        cb(MINILM, 5, 10)
+        cb(MINILM, 10, 10)
+    assert MINILM in screen.getvalue() and "10/10" in screen.getvalue() and "cells/s" in screen.getvalue()
+    with encode_progress(False, stream=io.StringIO()):  # stderr not a terminal
+        assert current() is None
+    with encode_progress(True, stream=Terminal()):  # --json
+        assert current() is None
