@@ -5,6 +5,7 @@ Quiet under --json and when stderr is not a terminal (logs, pipes, CI). The pipe
 """
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -59,5 +60,11 @@ def encode_progress(quiet: bool = False, stream=None, into: Progress | None = No
             tasks[collection] = bar.add_task(collection, total=total or None)
         bar.update(tasks[collection], completed=done, total=total or None)
 
-    with bar, reporting(update):
-        yield
+    logger = logging.getLogger("paperbase.vectors")
+    level = logger.level
+    logger.setLevel(max(level, logging.WARNING))  # the bar replaces the per-batch info lines
+    try:
+        with bar, reporting(update):
+            yield
+    finally:
+        logger.setLevel(level)
