@@ -161,7 +161,7 @@ def main() -> None:
 
             st = SentenceTransformer(resolve_model("all-MiniLM-L6-v2"), device="cpu")
             variants["MiniLM torch fp32, truncated (as before windows)"] = DenseVariant(st, chunks, windowed=False)
-            variants["MiniLM torch fp32, windowed"] = DenseVariant(st, chunks, windowed=True)
+            variants["MiniLM torch fp32, 254-piece windows"] = DenseVariant(st, chunks, windowed=True)
         ranks: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
         for q in questions:
             group = q["pdf_file"].split("/")[0]

@@ -60,6 +60,8 @@ class VectorSettings(BaseModel):
         "onnx", description="Dense text encoder runtime: ONNX Runtime fp32 (default: the same vectors as torch, about "
         "2x its speed here), ONNX Runtime int8 (about 10% faster again, cosine to fp32 >= 0.99 on average, min 0.9897), "
         "or sentence-transformers in torch fp32. The ONNX files are exported and cached under <data_dir>/models.")
+    window_tokens: int = Field(128, ge=16, description="Word pieces per dense window (capped at the model's length): "
+                               "128 found the evidence page more often than 254 (MiniLM top 5 0.89 vs 0.86).")
     window_overlap: int = Field(32, ge=0, description="Word pieces shared by consecutive windows of a long cell.")
     hybrid: HybridSettings = Field(default_factory=lambda: HybridSettings())
     bm25_k1: float = Field(BM25_K1, gt=0)

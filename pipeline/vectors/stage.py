@@ -311,8 +311,8 @@ def _vectors(settings, coll: Collection, enc, batch_cells: list[cells.Cell], avg
         good, vecs = [], []
         for i in range(0, len(batch_cells), _PROGRESS_CELLS):  # groups, so the progress bar moves between batches
             group = batch_cells[i : i + _PROGRESS_CELLS]
-            parts = windows.split(enc.tokenizer, [c.text or "" for c in group], enc.max_tokens,
-                                  settings.vectors.window_overlap)
+            parts = windows.split(enc.tokenizer, [c.text or "" for c in group],
+                                  min(enc.max_tokens, settings.vectors.window_tokens), settings.vectors.window_overlap)
             good += [(c, w) for c, ws in zip(group, parts) for w in range(len(ws))]
             vecs += list(enc.encode_texts([text for ws in parts for text in ws]))
             if progress:

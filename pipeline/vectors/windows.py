@@ -2,8 +2,8 @@
 
 Rules:
 - A window is a substring of the cell's text, cut at the model tokenizer's token boundaries: at most `size` word
-  pieces (the model's max sequence length minus its special tokens), consecutive windows overlapping by `overlap`
-  pieces so a sentence cut at a boundary is whole in one of them.
+  pieces (`vectors.window_tokens`, 128 by default, never more than the model's max sequence length minus its special
+  tokens), consecutive windows overlapping by `overlap` pieces so a sentence cut at a boundary is whole in one.
 - A text that fits is one window (the text itself, window 0): short cells are encoded exactly as before.
 - Every window's vector points back to the same cell (same table, column, primary key; the window index only enters
   the Milvus entity id), and every search lists a cell once, scored by its best window.
