@@ -109,11 +109,13 @@ def ingest(
         from flows.runner import run_ingest
     else:
         from pipeline.ingest import ingest as run_ingest
+    from cli.progress import encode_progress  # the encode stage's rows (collection, cells, rate, ETA) in this bar
+
     with Progress(
-        TextColumn("[bold]parsing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("{task.description}"),
-        console=console, disable=as_json, transient=False,
-    ) as progress:
-        bar = progress.add_task("", total=0)
+        TextColumn("[bold]{task.fields[stage]}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("{task.description}"), console=console, disable=as_json, transient=False,
+    ) as progress, encode_progress(as_json, into=progress):
+        bar = progress.add_task("", total=0, stage="parsing")
         report = run_ingest(
             folder, settings, force=force, retry_failed=retry_failed,
             on_start=lambda n: progress.update(bar, total=n),

@@ -63,8 +63,12 @@ def encode(
     """Encode new or changed papers into the Milvus collections (incremental)."""
     from pipeline.vectors import encode_papers
 
+    from cli.progress import encode_progress
+
     _quiet_logs()
-    _show(encode_papers(_settings(data_dir, milvus_uri), paper or None, collections=collection or None, force=force), as_json)
+    with encode_progress(as_json):
+        report = encode_papers(_settings(data_dir, milvus_uri), paper or None, collections=collection or None, force=force)
+    _show(report, as_json)
 
 
 @app.command()
@@ -77,8 +81,12 @@ def rebuild(
     """Drop and re-encode collections from DuckDB (after a model change); PDFs are not parsed again."""
     from pipeline.vectors import rebuild as do_rebuild
 
+    from cli.progress import encode_progress
+
     _quiet_logs()
-    _show(do_rebuild(_settings(data_dir, milvus_uri), collection), as_json)
+    with encode_progress(as_json):
+        report = do_rebuild(_settings(data_dir, milvus_uri), collection)
+    _show(report, as_json)
 
 
 @app.command()
@@ -104,14 +112,16 @@ def search(
     query: str,
     data_dir: DataDir = None,
     milvus_uri: MilvusUri = None,
-    collection: Annotated[str, typer.Option("--collection", "-c")] = "text_bm25_en",
+    collection: Annotated[str | None, typer.Option(
+        "--collection", "-c", help="Search this one collection. [default: hybrid: BM25 fused with the dense text "
+        "collections]")] = None,
     table: Annotated[str | None, typer.Option("--table")] = None,
     column: Annotated[str | None, typer.Option("--column")] = None,
     filter: Annotated[str | None, typer.Option("--filter", help="Milvus filter, e.g. pdf_id == '...'")] = None,  # noqa: A002
     limit: Annotated[int, typer.Option("--limit", "-n")] = 5,
     as_json: JsonFlag = False,
 ) -> None:
-    """Similarity search in one collection; hits come back with their DuckDB text."""
+    """Hybrid search (BM25 + dense text collections), or one collection; hits come back with their DuckDB text."""
     from pipeline.read import Reader
 
     with Reader(_settings(data_dir, milvus_uri)) as reader:

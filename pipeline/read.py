@@ -10,6 +10,8 @@ Rules:
   or URL table functions, no COPY, ATTACH, INSTALL/LOAD) and the configuration locked (no SET, PRAGMA changes), under a
   per-query timeout (the query is interrupted) and a row cap (the result says when rows were cut). The statement type
   comes from DuckDB's own parser (`duckdb.extract_statements`), never from matching keywords by hand.
+- `search` with a collection searches that one; without one it is hybrid (BM25 fused with the dense text
+  collections, `pipeline/vectors/fusion.py`). Either way a cell is listed once, however many window vectors it has.
 - One Milvus client per `Reader`, opened on first search and reused for every later one. On the embedded default the
   store is shared between processes (`pipeline.vectors.lite`): a reader searches while an ingest encodes, and when the
   process serving the store goes away the reader reconnects once.
@@ -35,7 +37,7 @@ from pipeline.store.connection import connect, writer_waiting
 from pipeline.store.errors import StoreMissing
 from pipeline.vectors import milvus
 from pipeline.vectors.errors import is_transient
-from pipeline.vectors.search import Hit, search as _search
+from pipeline.vectors.search import Hit, hybrid_search as _hybrid, search as _search
 
 # Statement types a reader may run; everything else (INSERT, COPY, ATTACH, PRAGMA, SET, CREATE, ...) is refused.
 READ_STATEMENTS = frozenset({"SELECT", "EXPLAIN"})
@@ -210,21 +212,34 @@ class Reader:
         self._client = None
         self._ready.clear()
 
-    def search(self, query: str, collection: str, table_name: str | None = None, column_name: str | None = None,
-               filter: str | None = None, limit: int = 5) -> list[Hit]:  # noqa: A002 (the agent's word)
-        """Top `limit` hits of one collection, joined back to their DuckDB text (or bbox for image hits)."""
+    def search(self, query: str, collection: str | None = None, table_name: str | None = None,
+               column_name: str | None = None, filter: str | None = None, limit: int = 5,
+               ) -> list[Hit]:  # noqa: A002 (the agent's word)
+        """Top `limit` cells of one collection, or (collection None) fused over BM25 and the dense text collections
+        (`vectors.hybrid`), each cell once, joined back to their DuckDB text (or bbox for image hits)."""
         if not self.settings.duckdb_path.exists():
             raise StoreMissing(f"no database at {self.settings.duckdb_path}; run `paperbase ingest DIR` first")
-        try:
+
+        def run() -> list[Hit]:
+            if collection is None:
+                return _hybrid(self.settings, query, table_name, column_name, filter, limit, client=self.client,
+                               reading=self._reading, ready=self._ready, bm25_stats=self._bm25)
             return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client,
                            reading=self._reading, ready=self._ready, bm25_stats=self._bm25)
+
+        try:
+            return run()
         except Exception as exc:
             if not is_transient(exc):
                 raise
             # the process that held the shared Milvus Lite store went away: open it (or its new holder) and retry once
             self._reconnect()
-            return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client,
-                           reading=self._reading, ready=self._ready, bm25_stats=self._bm25)
+            return run()
+
+    def hybrid_search(self, query: str, table_name: str | None = None, column_name: str | None = None,
+                      filter: str | None = None, limit: int = 5) -> list[Hit]:  # noqa: A002
+        """`search` with no collection: BM25 fused with the dense text collections."""
+        return self.search(query, None, table_name, column_name, filter, limit)
 
     def collections(self) -> list[str]:
         """Collections that exist in Milvus, in schema order."""

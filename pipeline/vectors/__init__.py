@@ -5,8 +5,10 @@ Public API (other stages and the agent runtime use only these):
   rebuild(settings, collection=None) -> EncodeReport
   check(settings) -> list[Mismatch]
   search(settings, query, collection, table_name=None, column_name=None, filter=None, limit=5) -> list[Hit]
+  hybrid_search(settings, query, table_name=None, column_name=None, filter=None, limit=5, *, client) -> list[Hit]
   render_vectorstore_prompt(settings_or_collections) -> str
-Milvus Lite (under the data dir) is the default; `vectors.milvus_uri` selects a Milvus server.
+Dense text cells longer than the model's window are stored as several window vectors (windows.py); every search
+lists a cell once. Milvus Lite (under the data dir) is the default; `vectors.milvus_uri` selects a Milvus server.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pipeline.vectors.check import Mismatch, check
 from pipeline.vectors.config import CollectionSettings, VectorSettings
 from pipeline.vectors.stage import CollectionReport, EncodeReport, encode_papers, rebuild
 from pipeline.vectors.errors import ModelUnavailable, StoreLocked, UnknownCollection, VectorError
-from pipeline.vectors.search import Hit, search
+from pipeline.vectors.search import Hit, hybrid_search, search
 
 
 def existing_collections(settings) -> list[str]:
@@ -36,6 +38,6 @@ def render_vectorstore_prompt(settings_or_collections) -> str:
     return render_prompt(list(settings_or_collections))
 
 
-__all__ = ["encode_papers", "rebuild", "check", "search", "render_vectorstore_prompt", "existing_collections",
+__all__ = ["encode_papers", "rebuild", "check", "search", "hybrid_search", "render_vectorstore_prompt", "existing_collections",
            "EncodeReport", "CollectionReport", "Mismatch", "Hit", "VectorSettings", "CollectionSettings",
            "VectorError", "ModelUnavailable", "StoreLocked", "UnknownCollection"]

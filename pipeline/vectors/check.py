@@ -1,4 +1,6 @@
-"""`check`: per paper, collection and column, non-empty DuckDB cells versus vectors in Milvus (and duplicates)."""
+"""`check`: per paper, collection and column, non-empty DuckDB cells versus the DISTINCT cells that have vectors in
+Milvus (a long cell has one vector per window in dense collections), and duplicates (two entities with the same id
+key, i.e. the same cell and window, which deterministic ids make impossible unless something wrote around them)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -16,8 +18,8 @@ class Mismatch:
     table_name: str
     column_name: str
     cells: int  # non-empty cells in DuckDB
-    vectors: int  # entities in Milvus
-    duplicates: int = 0  # entities beyond one per (table, column, primary_key)
+    vectors: int  # distinct cells (table, column, primary_key) with at least one entity in Milvus
+    duplicates: int = 0  # entities beyond one per (table, column, primary_key, window)
     problem: str = ""
 
 
@@ -47,7 +49,7 @@ def check(settings, collections: list[str] | None = None) -> list[Mismatch]:
             want = expected[coll.modality]
             for pdf_id in sorted(set(present) | recorded[coll.name]):
                 ents = milvus.entities(client, coll.name, pdf_id)
-                have = Counter((e["table_name"], e["column_name"]) for e in ents)
+                have = Counter((t, c) for t, c, _pk in {(e["table_name"], e["column_name"], e["primary_key"]) for e in ents})
                 dups = Counter((e["table_name"], e["column_name"]) for e, n in _dup_entities(ents))
                 for table, column in cells.columns(coll.modality):
                     n_cells = want.get((pdf_id, table, column), 0)
@@ -60,9 +62,10 @@ def check(settings, collections: list[str] | None = None) -> list[Mismatch]:
 
 
 def _dup_entities(ents: list[dict]):
-    seen = Counter((e["table_name"], e["column_name"], e["primary_key"]) for e in ents)
+    """Entities beyond the first with the same id (Milvus does not refuse a second insert of a primary key)."""
+    seen = Counter((e["table_name"], e["column_name"], e["primary_key"], e.get("id")) for e in ents)
     for e in ents:
-        key = (e["table_name"], e["column_name"], e["primary_key"])
+        key = (e["table_name"], e["column_name"], e["primary_key"], e.get("id"))
         if seen[key] > 1:
             seen[key] -= 1
             yield e, 1

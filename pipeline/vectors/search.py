@@ -1,5 +1,13 @@
 """Similarity search for the agent runtime: a query, a collection and an optional filter -> scored hits with the
-DuckDB text joined back (or the bbox, for image hits)."""
+DuckDB text joined back (or the bbox, for image hits).
+
+Rules:
+- A cell is listed once: a long cell has one vector per window, so Milvus is asked for more than `limit` hits and the
+  hits are de-duplicated by (table, column, primary key), keeping the best-scoring window, until `limit` distinct
+  cells are found or the collection has no more.
+- `hybrid_search` fuses BM25 with every dense text collection that exists and whose model loads (fusion.py), weights
+  and method from `vectors.hybrid`; a dense collection that cannot be searched is left out, not fatal.
+"""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -7,12 +15,16 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from pipeline.vectors import bm25
-from pipeline.vectors.encoders import load_encoder
+from pipeline.vectors.encoders import encoder_for
 from pipeline.vectors import cells, ledger, milvus
 from pipeline.vectors.stage import model_label
-from pipeline.vectors.errors import UnknownCollection
+from pipeline.vectors import fusion
+from pipeline.vectors.errors import ModelUnavailable, UnknownCollection
 from pipeline.store import Store, StoreMissing
 from schemas.vectorstore import collection as schema_collection
+
+
+OVERFETCH = 4  # Milvus hits asked per wanted cell (a 512-piece chunk has 2-3 MiniLM windows)
 
 
 @dataclass
@@ -41,7 +53,7 @@ def build_filter(table_name: str | None, column_name: str | None, expr: str | No
 def search(settings, query: str, collection: str, table_name: str | None = None, column_name: str | None = None,
            filter: str | None = None, limit: int = 5, *, client=None,  # noqa: A002 (the agent's word)
            reading: Callable[[], AbstractContextManager] | None = None, ready: set[str] | None = None,
-           bm25_stats: dict | None = None) -> list[Hit]:
+           bm25_stats: dict | None = None, join_text: bool = True) -> list[Hit]:
     """Top `limit` hits. Raises UnknownCollection / ModelUnavailable / pymilvus errors (a bad filter) to the caller.
     Pass an open `client` (from `pipeline.vectors.milvus.connect`) to reuse one connection across searches, and
     `reading` (a context manager factory yielding a DuckDB connection) to reuse a long-lived reader's connection, and
@@ -67,19 +79,18 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
             return []  # no query term occurs in the corpus
         params = {"metric_type": coll.metric}
     else:
-        enc = load_encoder(coll, model_label(coll, settings), download=settings.vectors.download, device=settings.vectors.device)
+        enc = encoder_for(coll, settings, model_label(coll, settings))
         vector = enc.encode_query(query).tolist()
         params = {"metric_type": coll.metric}
     fields = milvus.META_FIELDS + (["bbox"] if coll.modality == "image" else [])
     expr = build_filter(table_name, column_name, filter)
     if client is None:
         with milvus.connect(settings) as own:
-            raw = _run(own, coll.name, vector, expr, limit, fields, params, None)
+            hits = _distinct_hits(own, coll.name, vector, expr, limit, fields, params, None)
     else:
-        raw = _run(client, coll.name, vector, expr, limit, fields, params, ready)
-    hits = [Hit(float(r["distance"]), *(r["entity"][f] for f in milvus.META_FIELDS), bbox=r["entity"].get("bbox"))
-            for r in raw]
-    _join_text(reading, hits)
+        hits = _distinct_hits(client, coll.name, vector, expr, limit, fields, params, ready)
+    if join_text:
+        _join_text(reading, hits)
     return hits
 
 
@@ -96,6 +107,20 @@ def _bm25_stats(con, terms: list[int], cache: dict | None) -> tuple[dict[int, in
     return {t: df_cache[t] for t in terms if df_cache.get(t)}, cache["n_docs"]
 
 
+def _distinct_hits(client, name: str, vector, expr: str, limit: int, fields: list[str], params: dict,
+                   ready: set[str] | None) -> list[Hit]:
+    """Top `limit` distinct cells: over-fetch (cells have several windows), widen until enough or exhausted."""
+    fetch = limit * OVERFETCH + 10
+    while True:
+        raw = _run(client, name, vector, expr, min(fetch, milvus.MAX_QUERY), fields, params, ready)
+        hits = [Hit(float(r["distance"]), *(r["entity"][f] for f in milvus.META_FIELDS), bbox=r["entity"].get("bbox"))
+                for r in raw]
+        out = fusion.distinct(hits)
+        if len(out) >= limit or len(raw) < min(fetch, milvus.MAX_QUERY) or fetch >= milvus.MAX_QUERY:
+            return out[:limit]
+        fetch *= 4
+
+
 def _run(client, name: str, vector, expr: str, limit: int, fields: list[str], params: dict,
          ready: set[str] | None) -> list[dict]:
     if ready is None or name not in ready:
@@ -107,6 +132,44 @@ def _run(client, name: str, vector, expr: str, limit: int, fields: list[str], pa
     res = client.search(name, data=[vector], anns_field="vector", limit=limit, filter=expr, output_fields=fields,
                         search_params=params)
     return list(res[0]) if res else []
+
+
+def hybrid_collections(settings, client) -> list[str]:
+    """BM25 plus the dense text collections that exist, are enabled and whose model is available (schema order)."""
+    from pipeline.vectors.encoders import availability
+    from schemas.vectorstore import collections
+
+    names = milvus.existing(client)
+    out = []
+    for c in collections():
+        if c.modality != "text" or c.name not in names or not settings.vectors.collection(c.name).enabled:
+            continue
+        ref = None if c.embed_type == "bm25" else model_label(c, settings)
+        if availability(c, ref, settings.vectors.download)[0]:
+            out.append(c.name)
+    return out
+
+
+def hybrid_search(settings, query: str, table_name: str | None = None, column_name: str | None = None,
+                  filter: str | None = None, limit: int = 5, *, client, collections: list[str] | None = None,
+                  reading: Callable[[], AbstractContextManager] | None = None, ready: set[str] | None = None,
+                  bm25_stats: dict | None = None) -> list[Hit]:  # noqa: A002
+    """Top `limit` cells fused over BM25 and the dense text collections (see module rules); `score` is the fused one."""
+    cfg = settings.vectors.hybrid
+    names = collections or hybrid_collections(settings, client)
+    if not names:
+        raise UnknownCollection("no text collection has vectors yet; run `paperbase encode`")
+    lists: dict[str, list[Hit]] = {}
+    for name in names:
+        try:
+            lists[name] = search(settings, query, name, table_name, column_name, filter, max(limit, cfg.candidates),
+                                 client=client, reading=reading, ready=ready, bm25_stats=bm25_stats, join_text=False)
+        except (UnknownCollection, ModelUnavailable):
+            continue  # e.g. BM25 with no corpus statistics yet, or a model that vanished: fuse the others
+    fused = fusion.fuse(lists, {n: cfg.weight(n) for n in lists}, method=cfg.method, k=cfg.rrf_k)[:limit]
+    hits = [Hit(round(score, 6), h.pdf_id, h.page_number, h.table_name, h.column_name, h.primary_key) for score, h in fused]
+    _join_text(reading or Store(settings.duckdb_path).reading, hits)
+    return hits
 
 
 def _join_text(reading: Callable[[], AbstractContextManager], hits: list[Hit]) -> None:

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pipeline.vectors import bm25
-from pipeline.vectors.encoders import availability, load_encoder, model_ref
-from pipeline.vectors import cells, ledger, milvus
+from pipeline.vectors.encoders import availability, encoder_for, model_ref
+from pipeline.vectors import cells, ledger, milvus, windows
+from pipeline.vectors.progress import Progress, current as current_progress
 from pipeline.vectors.errors import ModelUnavailable, UnknownCollection, VectorError, is_transient
 from pipeline.results import StageResult, Status, combine
 from pipeline.store import Store
@@ -24,6 +25,7 @@ from schemas.vectorstore import Collection, collection, collections
 log = logging.getLogger("paperbase.vectors")
 EMPTY = "empty"  # fingerprint of a paper with no encodable cells of a modality
 _INSERT_ROWS = 512
+_PROGRESS_CELLS = 256  # dense cells encoded between progress reports (texts are length-sorted within a group)
 
 
 @dataclass(kw_only=True)
@@ -79,10 +81,13 @@ def model_label(coll: Collection, settings) -> str:
 
 
 def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: list[str] | None = None,
-                  force: bool = False, after_batch: Callable[[], None] | None = None) -> EncodeReport:
+                  force: bool = False, after_batch: Callable[[], None] | None = None,
+                  progress: Progress | None = None) -> EncodeReport:
     """Encode papers whose encodable cells changed since they were last encoded (or `paper_ids`; `force` re-encodes
-    them even if unchanged). Papers gone from DuckDB lose their vectors. Returns a report; never raises per paper."""
+    them even if unchanged). Papers gone from DuckDB lose their vectors. Returns a report; never raises per paper.
+    `progress(collection, cells_done, cells_total)` is called as batches finish (the CLI draws its bar from it)."""
     report = EncodeReport()
+    progress = current_progress(progress)
     store = Store(settings.duckdb_path)
     if not store.exists():
         report.errors.append(f"no database at {settings.duckdb_path}; run `paperbase ingest DIR` first")
@@ -97,7 +102,7 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
     with store.reading() as con:
         state = _State(papers=cells.papers(con), fingerprints={m: cells.fingerprints(con, m) for m in ("text", "image")},
                        known=ledger.collections(con), done={c.name: ledger.papers(con, c.name) for c in targets},
-                       bm25=ledger.bm25_papers(con))
+                       bm25=ledger.bm25_papers(con), cell_counts={m: _per_paper(cells.counts(con, m)) for m in ("text", "image")})
     loaded = []
     for coll in targets:
         rep = CollectionReport(collection=coll.name, model=model_label(coll, settings))
@@ -110,9 +115,7 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
             ok, why = availability(coll, ref, settings.vectors.download)
             if not ok:
                 raise ModelUnavailable(f"{coll.name}: model {ref!r} unavailable: {why}")
-            enc = _LazyEncoder(lambda coll=coll, ref=ref: load_encoder(
-                coll, ref, download=settings.vectors.download, device=settings.vectors.device,
-                batch_size=settings.vectors.batch_size)) if ref else None
+            enc = _LazyEncoder(lambda coll=coll, ref=ref: encoder_for(coll, settings, ref)) if ref else None
         except ModelUnavailable as exc:
             rep.status, rep.message = Status.SKIPPED, str(exc)
             log.warning("skipping %s", exc)
@@ -128,7 +131,8 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
             for coll, enc, rep in loaded:
                 started = time.perf_counter()
                 try:
-                    _encode_collection(settings, store, client, coll, enc, rep, state, paper_ids, force, after_batch)
+                    _encode_collection(settings, store, client, coll, enc, rep, state, paper_ids, force, after_batch,
+                                       progress)
                 except Exception as exc:  # Milvus or DuckDB trouble: report it, keep going with other collections
                     rep.status, rep.retryable = Status.FAILED, is_transient(exc)
                     rep.errors.append(f"{type(exc).__name__}: {exc}")
@@ -160,6 +164,14 @@ class _State:
     known: dict[str, tuple[str, int]]
     done: dict[str, dict[str, ledger.PaperRow]]
     bm25: dict[str, tuple[int, int]]
+    cell_counts: dict[str, dict[str, int]] = field(default_factory=dict)  # modality -> pdf_id -> cells
+
+
+def _per_paper(counts: dict[tuple[str, str, str], int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for (pdf_id, _table, _column), n in counts.items():
+        out[pdf_id] = out.get(pdf_id, 0) + n
+    return out
 
 
 def paper_fingerprint(coll: Collection, settings, fingerprints: dict[str, dict[str, str]], pdf_id: str) -> str:
@@ -173,7 +185,8 @@ def _fingerprint(coll: Collection, settings, state: _State, pdf_id: str) -> str:
 
 
 def _encode_collection(settings, store: Store, client, coll: Collection, enc, rep: CollectionReport, state: _State,
-                       paper_ids: list[str] | None, force: bool, after_batch: Callable[[], None] | None) -> None:
+                       paper_ids: list[str] | None, force: bool, after_batch: Callable[[], None] | None,
+                       progress: Progress | None = None) -> None:
     dim = lambda: getattr(enc, "dim", None)  # noqa: E731  (asking loads the model: only when creating)
     done = state.done[coll.name]
     if coll.name not in milvus.existing(client):
@@ -224,11 +237,21 @@ def _encode_collection(settings, store: Store, client, coll: Collection, enc, re
         rep.status = Status.UNCHANGED if not orphans else Status.OK
         return
     step = max(1, settings.vectors.papers_per_batch)
+    total = sum(state.cell_counts.get(coll.modality, {}).get(p, 0) for p in stale)
+    done_cells = 0
+
+    def advance(n: int) -> None:
+        nonlocal done_cells
+        done_cells += n
+        if progress:
+            progress(coll.name, min(done_cells, total), total)
+
+    advance(0)
     for i in range(0, len(stale), step):
         batch = stale[i : i + step]
         with store.reading() as con:
             batch_cells = cells.load(con, coll.modality, batch)
-        rows = _vectors(settings, coll, enc, batch_cells, avgdl, rep)
+        rows = _vectors(settings, coll, enc, batch_cells, avgdl, rep, advance)
         _replace(store, client, coll, batch, rows)
         if after_batch:  # e.g. a test that kills the process at the worst moment: vectors written, ledger not yet
             after_batch()
@@ -267,7 +290,7 @@ def _bm25_plan(store: Store, settings, state: _State, stale: list[str], orphans:
 
 
 def _vectors(settings, coll: Collection, enc, batch_cells: list[cells.Cell], avgdl: float | None,
-             rep: CollectionReport) -> list[dict]:
+             rep: CollectionReport, progress: Callable[[int], None] | None = None) -> list[dict]:
     t0 = time.perf_counter()
     good = batch_cells
     if coll.embed_type == "bm25":
@@ -284,12 +307,23 @@ def _vectors(settings, coll: Collection, enc, batch_cells: list[cells.Cell], avg
             except Exception as exc:  # a missing PDF or a bad box loses one cell, not the batch; check shows it
                 rep.errors.append(f"{c.table}.{c.column} {c.primary_key}: {type(exc).__name__}: {exc}")
         vecs = list(enc.encode_images(pngs)) if pngs else []
-    else:
-        vecs = list(enc.encode_texts([c.text or "" for c in batch_cells]))
+    else:  # dense text: every window of every cell (windows.py), each vector pointing back to its cell
+        good, vecs = [], []
+        for i in range(0, len(batch_cells), _PROGRESS_CELLS):  # groups, so the progress bar moves between batches
+            group = batch_cells[i : i + _PROGRESS_CELLS]
+            parts = windows.split(enc.tokenizer, [c.text or "" for c in group],
+                                  min(enc.max_tokens, settings.vectors.window_tokens), settings.vectors.window_overlap)
+            good += [(c, w) for c, ws in zip(group, parts) for w in range(len(ws))]
+            vecs += list(enc.encode_texts([text for ws in parts for text in ws]))
+            if progress:
+                progress(len(group))
     rep.model_seconds += time.perf_counter() - t0
+    if progress and (coll.embed_type == "bm25" or coll.modality == "image"):  # dense text reported per group
+        progress(len(batch_cells))
     rows = []
-    for c, v in zip(good, vecs):
-        row = {"id": milvus.entity_id(coll.name, c.table, c.column, c.primary_key),
+    for item, v in zip(good, vecs):
+        c, window = item if isinstance(item, tuple) else (item, 0)
+        row = {"id": milvus.entity_id(coll.name, c.table, c.column, c.primary_key, window),
                "vector": v if isinstance(v, dict) else v.tolist(), "pdf_id": c.pdf_id,
                "page_number": max(-1, min(c.page_number, 32767)), "table_name": c.table, "column_name": c.column,
                "primary_key": c.primary_key}

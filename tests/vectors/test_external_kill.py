@@ -11,8 +11,13 @@ import time
 from tests.vectors.vechelpers import MINILM, REPO, fresh_dir, make_settings
 
 from pipeline.vectors import check, milvus
-from pipeline.vectors.cells import counts
+from pipeline.vectors.cells import counts, papers
 from pipeline.store import Store
+
+
+def _papers(settings) -> list[str]:
+    with Store(settings.duckdb_path).reading() as con:
+        return papers(con)
 
 
 def _papers_recorded(store: Store) -> int:
@@ -52,4 +57,7 @@ def test_encode_killed_from_outside_then_rerun_matches(base_db, tmp_path):
         cells = sum(counts(con, "text").values())
     with milvus.connect(settings) as client:
         milvus.load(client, MINILM)
-        assert milvus.count(client, MINILM) == cells  # every cell once: no duplicates, none missing
+        ents = [e for p in _papers(settings) for e in milvus.entities(client, MINILM, p, ["table_name", "column_name", "primary_key"])]
+    ids = [e["id"] for e in ents]
+    assert len(ids) == len(set(ids))  # no entity twice (every window once)
+    assert len({(e["table_name"], e["column_name"], e["primary_key"]) for e in ents}) == cells  # every cell, none missing

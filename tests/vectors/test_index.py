@@ -34,7 +34,8 @@ def test_encode_fills_bm25_and_minilm_and_check_is_clean(encoded):
     by_name = {c.collection: c for c in report.collections}
     n = _cells(settings)
     assert n > 50
-    assert by_name[BM25].vectors_inserted == n and by_name[MINILM].vectors_inserted == n
+    # BM25 reads whole cells; MiniLM stores one vector per <=256-piece window, so long cells have several
+    assert by_name[BM25].vectors_inserted == n and by_name[MINILM].vectors_inserted > n
     assert check(settings) == []
 
 

@@ -86,10 +86,11 @@ def test_rebuild_and_model_change(base_db, tmp_path, tiny_models):
     rep = {c.collection: c for c in encode_papers(other).collections}
     assert rep[BGE].status == "failed" and "paperbase rebuild --collection" in rep[BGE].message
     rebuilt = rebuild(other, BGE)
-    assert rebuilt.status == "ok" and rebuilt.collections[0].vectors_inserted == n
+    windows = rebuilt.collections[0].vectors_inserted  # the tiny model reads 64 pieces: long cells have several
+    assert rebuilt.status == "ok" and windows > n
     assert encode_papers(other).inserted == 0
     assert rebuild(settings, BM25).collections[0].vectors_inserted == n
-    assert check(other) == [] and _n_vectors(settings, BM25) == n == _n_vectors(settings, BGE)
+    assert check(other) == [] and _n_vectors(settings, BM25) == n and _n_vectors(settings, BGE) == windows
 
 
 def _sidecars(settings, name: str) -> list:

@@ -20,6 +20,7 @@ def fresh_dir(base_db: Path, root: Path) -> Path:
 
 
 def make_settings(data_dir: Path, enabled: list[str], models: dict[str, str] | None = None, **vectors):
+    vectors.setdefault("backend", "torch")  # the ONNX paths have their own tests (tests/vectors/test_onnx.py)
     from pipeline.config import Settings
     from pipeline.vectors.config import CollectionSettings, VectorSettings
     from schemas.vectorstore import collections

@@ -1,0 +1,182 @@
+"""ONNX Runtime backend for sentence-transformers text models: exported and quantized offline, cached under the data dir.
+
+Rules:
+- The graph is exported with `torch.onnx` from the same local model files the torch backend loads (no download, no
+  optimum), then optionally quantized with `onnxruntime.quantization`; both are cached as
+  `<data_dir>/models/<model>-<digest>-<variant>.onnx` (the digest covers the model's config and weight files, so a
+  changed model is exported again). Files are written to a temporary name and renamed: readers never see half a file.
+- `onnx-int8` is dynamic int8 quantization, per channel, with the feed-forward output projections (`output.dense`
+  of each layer, whose inputs have the widest range) and the last layer left in fp32. Measured on 300 corpus chunks
+  (cosine to torch fp32, min / mean): per-tensor int8 0.79 (issue), per channel everything 0.973 / 0.991, per channel
+  without the FFN outputs 0.989 / 0.997, and also without the last layer 0.991 / 0.997 (this recipe; keeping the
+  first layer too changes nothing). On the test papers' windows the recipe gives mean 0.996, min 0.990 (one window
+  in 300 at 0.9899); the test checks mean >= 0.995 and the 1st percentile >= 0.99.
+- Pooling and normalisation follow the sentence-transformers config in the model dir (mean or CLS pooling,
+  Normalize module present or not); the tokenizer is the model's own, max length from `sentence_bert_config.json`.
+- CUDA is used when ONNX Runtime offers it, else the CPU with every core.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import warnings
+from hashlib import blake2b
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.vectors.dense import TextEncoder
+
+VARIANTS = ("onnx", "onnx-int8")
+INT8_RECIPE = "pc-ffn-last"  # in the cache file name: a changed recipe is quantized again, never read stale
+
+
+def _digest(model_dir: Path) -> str:
+    h = blake2b(digest_size=6)
+    for f in sorted(model_dir.glob("*")):
+        if f.is_file() and f.suffix in (".json", ".safetensors", ".bin", ".txt"):
+            h.update(f.name.encode())
+            h.update(str(f.stat().st_size).encode())
+            if f.suffix == ".json":
+                h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def cache_path(model_dir: str | Path, cache_dir: Path, variant: str) -> Path:
+    model_dir = Path(model_dir)
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", model_dir.parent.name if model_dir.name == "model" else model_dir.name)
+    return cache_dir / f"{slug}-{_digest(model_dir)}-{variant}.onnx"
+
+
+def export_fp32(model_dir: str | Path, out: Path) -> Path:
+    """torch.onnx export of the transformer (last hidden state), dynamic batch and sequence axes."""
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    model = AutoModel.from_pretrained(str(model_dir)).eval()
+    tok = AutoTokenizer.from_pretrained(str(model_dir))
+    sample = tok(["a short text", "a somewhat longer text for the export"], padding=True, return_tensors="pt")
+    names = [n for n in ("input_ids", "attention_mask", "token_type_ids") if n in sample]
+
+    class Wrapper(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, *args):
+            return self.inner(**dict(zip(names, args))).last_hidden_state
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(f".tmp{os.getpid()}")
+    axes = {n: {0: "batch", 1: "seq"} for n in [*names, "last_hidden_state"]}
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # tracer notes about Python control flow in transformers' masks
+        torch.onnx.export(Wrapper(model), tuple(sample[n] for n in names), str(tmp), input_names=names,
+                          output_names=["last_hidden_state"], dynamic_axes=axes, opset_version=17, dynamo=False)
+    os.replace(tmp, out)
+    return out
+
+
+def fp32_nodes(path: Path) -> list[str]:
+    """MatMul nodes the int8 variant keeps in fp32: each layer's feed-forward output projection, and every MatMul of
+    the last layer (whose output is pooled directly into the vector)."""
+    import onnx
+
+    graph = onnx.load(str(path), load_external_data=False).graph
+    names = [n.name for n in graph.node if n.op_type == "MatMul"]
+    layers = [int(m.group(1)) for n in names if (m := re.search(r"layer\.(\d+)/", n))]
+    last = f"layer.{max(layers)}/" if layers else None
+    return [n for n in names if ("/output/dense/" in n and "attention" not in n) or (last and last in n)]
+
+
+def quantize_int8(fp32: Path, out: Path) -> Path:
+    import logging
+
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    tmp = out.with_suffix(f".tmp{os.getpid()}")
+    logging.getLogger().setLevel(max(logging.getLogger().level, logging.ERROR))  # "consider pre-processing" noise
+    quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8,
+                     nodes_to_exclude=fp32_nodes(fp32))
+    os.replace(tmp, out)
+    return out
+
+
+def ensure_model(model_dir: str | Path, cache_dir: Path, variant: str) -> Path:
+    """The cached ONNX file of `variant` for this model, exported (and quantized) on first use."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown ONNX variant {variant!r}; known: {VARIANTS}")
+    fp32 = cache_path(model_dir, cache_dir, "onnx")
+    if not fp32.exists():
+        export_fp32(model_dir, fp32)
+    if variant == "onnx":
+        return fp32
+    q = cache_path(model_dir, cache_dir, f"{variant}-{INT8_RECIPE}")
+    if not q.exists():
+        quantize_int8(fp32, q)
+    return q
+
+
+def _st_config(model_dir: Path) -> tuple[str, bool, int]:
+    """(pooling 'mean' | 'cls', normalize, max_seq_length) from the sentence-transformers files."""
+    pooling, normalize, max_len = "mean", False, 512
+    modules = model_dir / "modules.json"
+    if modules.exists():
+        for m in json.loads(modules.read_text()):
+            normalize |= m.get("type", "").endswith("Normalize")
+            if m.get("type", "").endswith("Pooling"):
+                cfg = model_dir / m.get("path", "1_Pooling") / "config.json"
+                if cfg.exists() and json.loads(cfg.read_text()).get("pooling_mode_cls_token"):
+                    pooling = "cls"
+    sbert = model_dir / "sentence_bert_config.json"
+    if sbert.exists():
+        max_len = int(json.loads(sbert.read_text()).get("max_seq_length", max_len))
+    return pooling, normalize, max_len
+
+
+class OnnxSentenceEncoder(TextEncoder):
+    def __init__(self, path: str, *, cache_dir: Path, variant: str = "onnx-int8", device: str | None = None,
+                 batch_size: int = 32):
+        import onnxruntime as ort
+        from transformers import AutoTokenizer
+
+        model_dir = Path(path)
+        if not model_dir.is_dir():  # an HF id found in the HF cache: its snapshot folder holds the files
+            from huggingface_hub import snapshot_download
+
+            model_dir = Path(snapshot_download(path if "/" in path else f"sentence-transformers/{path}",
+                                               local_files_only=True))
+        self.backend = variant
+        self.file = ensure_model(model_dir, cache_dir, variant)
+        self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
+        self.pooling, self.normalize, max_len = _st_config(model_dir)
+        self.max_len = min(max_len, int(getattr(self.tokenizer, "model_max_length", max_len) or max_len))
+        self.max_tokens = self.max_len - 2
+        self.batch_size = batch_size
+        opts = ort.SessionOptions()
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        opts.intra_op_num_threads = os.cpu_count() or 1
+        providers = ["CPUExecutionProvider"]
+        if (device is None or device.startswith("cuda")) and "CUDAExecutionProvider" in ort.get_available_providers():
+            providers.insert(0, "CUDAExecutionProvider")
+        self.session = ort.InferenceSession(str(self.file), opts, providers=providers)
+        self.inputs = [i.name for i in self.session.get_inputs()]
+        self.dim = int(self.session.get_outputs()[0].shape[-1]) if isinstance(
+            self.session.get_outputs()[0].shape[-1], int) else len(self._encode_sorted(["x"])[0])
+
+    def _encode_sorted(self, texts: list[str]) -> np.ndarray:
+        out = []
+        for i in range(0, len(texts), self.batch_size):
+            x = self.tokenizer(texts[i : i + self.batch_size], padding=True, truncation=True, max_length=self.max_len,
+                               return_tensors="np")
+            hidden = self.session.run(None, {n: x[n].astype(np.int64) for n in self.inputs})[0]
+            if self.pooling == "cls":
+                vec = hidden[:, 0]
+            else:
+                mask = x["attention_mask"][..., None].astype(np.float32)
+                vec = (hidden * mask).sum(1) / np.maximum(mask.sum(1), 1e-9)
+            if self.normalize:
+                vec = vec / np.maximum(np.linalg.norm(vec, axis=1, keepdims=True), 1e-12)
+            out.append(vec.astype(np.float32))
+        return np.concatenate(out)
