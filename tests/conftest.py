@@ -13,6 +13,17 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
 SHARED = REPO.parent / "shared"
 
+@pytest.fixture(scope="session", autouse=True)
+def shared_model_cache(tmp_path_factory):
+    """Export the ONNX encoders once per test session, not once per data dir (subprocesses inherit the variable)."""
+    import os
+
+    path = tmp_path_factory.mktemp("onnx-models")
+    os.environ["PAPERBASE_VECTORS__MODEL_CACHE"] = str(path)
+    yield path
+    os.environ.pop("PAPERBASE_VECTORS__MODEL_CACHE", None)
+
+
 needs_corpus = pytest.mark.skipif(
     not CORPUS.is_dir(), reason=f"corpus folder {CORPUS} is absent (it sits beside the repo in CI, not in a fresh clone)"
 )

@@ -2,6 +2,7 @@
 and the encoder constants the settings default to."""
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import urlparse
 
 from typing import Literal
@@ -62,6 +63,8 @@ class VectorSettings(BaseModel):
         "or sentence-transformers in torch fp32. The ONNX files are exported and cached under <data_dir>/models.")
     window_tokens: int = Field(128, ge=16, description="Word pieces per dense window (capped at the model's length): "
                                "128 found the evidence page more often than 254 (MiniLM top 5 0.89 vs 0.86).")
+    model_cache: Path | None = Field(None, description="Where exported ONNX models are cached; None = <data_dir>/models. "
+                                     "Several data dirs may share one (files are named by a digest of the model).")
     window_overlap: int = Field(32, ge=0, description="Word pieces shared by consecutive windows of a long cell.")
     hybrid: HybridSettings = Field(default_factory=lambda: HybridSettings())
     bm25_k1: float = Field(BM25_K1, gt=0)

@@ -40,7 +40,7 @@ def encoder_for(collection: Collection, settings, ref: str | None):
     """`load_encoder` with the vector settings (backend, device, batch size, ONNX cache under the data dir)."""
     v = settings.vectors
     return load_encoder(collection, ref, download=v.download, device=v.device, batch_size=v.batch_size,
-                        backend=v.backend, cache_dir=settings.data_dir / "models")
+                        backend=v.backend, cache_dir=v.model_cache or settings.data_dir / "models")
 
 
 def load_encoder(collection: Collection, ref: str | None, *, download: bool = False, device: str | None = None,

@@ -39,7 +39,8 @@ def paper_ids(data_dir: Path) -> list[str]:
 
 def subprocess_env(api_url: str | None, **extra: str) -> dict[str, str]:
     """Environment for paperbase child processes: quiet, telemetry off, pointed at the test server if given."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "PAPERBASE_"))}
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PREFECT_", "PAPERBASE_")) or k == "PAPERBASE_VECTORS__MODEL_CACHE"}
     env.update(DO_NOT_TRACK="1", PREFECT_SERVER_ANALYTICS_ENABLED="false", PAPERBASE_STAGES="", **extra)
     if api_url:
         env["PREFECT_API_URL"] = api_url

@@ -28,7 +28,8 @@ def ingested(root: Path) -> Path:
 
 
 def env(**extra: str) -> dict[str, str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("PAPERBASE_", "PREFECT_"))}
+    base = {k: v for k, v in os.environ.items()
+            if not k.startswith(("PAPERBASE_", "PREFECT_")) or k == "PAPERBASE_VECTORS__MODEL_CACHE"}
     return {**base, "PAPERBASE_RUNNER": "library", "DO_NOT_TRACK": "1", **extra}
 
 
