@@ -83,3 +83,34 @@ def test_mcp_session_over_stdio(store):
         print(f"== hostile {name}({json.dumps(args)}) -> is_error={r.is_error}: {_text(r)[:160]!r}")
         assert r.is_error and expect in _text(r), (name, args, _text(r))
     assert "3" in _text(s["after"])  # nothing was dropped or deleted
+
+
+def test_mcp_over_streamable_http(store):
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "mcp", "--transport", "http",
+                             "--port", str(port), "--data-dir", str(store.data_dir)])
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+
+        async def session():
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                tools = [t.name for t in (await client.list_tools()).tools]
+                return tools, await client.call_tool("CalculateExpr", {"expr": "6 * 7"})
+
+        tools, result = asyncio.run(asyncio.wait_for(session(), 60))
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert tools == [n for n, _ in CALLS] and _text(result) == "[Observation]: The calculated result is: 42"
