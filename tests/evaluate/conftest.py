@@ -48,3 +48,23 @@ def store(tmp_path_factory) -> Settings:
 def write_jsonl(path: Path, rows: list[dict]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
+
+
+@pytest.fixture(scope="session")
+def ingested(tmp_path_factory) -> Settings:
+    """A real store (DuckDB + Milvus Lite, BM25 and MiniLM) of one small corpus PDF, ingested once per session."""
+    import os
+    import subprocess
+
+    pdf = SHARED / "corpus" / "neurips2020_rag_excerpt.pdf"
+    if not pdf.exists():
+        pytest.skip(f"{pdf} is absent (../shared/corpus sits beside the repo, not in a fresh clone)")
+    root = tmp_path_factory.mktemp("ingested")
+    (root / "pdfs").mkdir()
+    (root / "pdfs" / pdf.name).symlink_to(pdf)  # never copied
+    proc = subprocess.run([str(REPO / ".venv" / "bin" / "paperbase"), "ingest", str(root / "pdfs"), "--data-dir",
+                           str(root / "data")], env={**os.environ, "PAPERBASE_RUNNER": "library"}, capture_output=True,
+                          text=True, timeout=600)
+    if proc.returncode != 0:
+        pytest.fail(f"ingest failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return Settings(data_dir=root / "data")
