@@ -16,8 +16,8 @@ Checks every line for:
     whitespace collapsed, case folded);
   * eval_func is one of the allowed objective functions and its kwargs are
     the ones evaluations.json documents (gold required);
-  * the `answer` field scores 1.0 under the evaluator (local re-implementation
-    of the AirQA objective evaluators, enough for self-consistency);
+  * the `answer` field scores 1.0 under the evaluator (the project's own eval
+    functions, agent.evaluate.scoring);
   * tags contain "single", "objective" and exactly one evidence type.
 
 Exit status 0 when no problem is found, 1 otherwise.
@@ -25,7 +25,6 @@ Exit status 0 when no problem is found, 1 otherwise.
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import os
 import re
@@ -78,103 +77,15 @@ def squash(text: str) -> str:
 
 
 # ---------------------------------------------------------------- evaluators
-def _s(x, lowercase=False, ignore_blank=False):
-    x = str(x).strip()
-    if lowercase:
-        x = x.lower()
-    if ignore_blank:
-        x = re.sub(r"\s+", "", x)
-    return x
-
-
-def _ratio(a, b, method="ratio"):
-    if method == "token_sort_ratio":
-        a, b = " ".join(sorted(a.split())), " ".join(sorted(b.split()))
-    elif method == "token_set_ratio":
-        a, b = " ".join(sorted(set(a.split()))), " ".join(sorted(set(b.split())))
-    elif method == "partial_ratio" and a and b:
-        short, long_ = sorted((a, b), key=len)
-        return max(difflib.SequenceMatcher(None, short, long_[i:i + len(short)]).ratio()
-                   for i in range(len(long_) - len(short) + 1)) * 100
-    return difflib.SequenceMatcher(None, a, b).ratio() * 100
-
-
-def _elem_eq(p, g, kw):
-    et = kw.get("element_type", "str")
-    if et == "int":
-        return int(p) == int(g)
-    if et == "float":
-        nd = kw.get("ndigits", 2)
-        return abs(round(float(p), nd) - round(float(g), nd)) <= kw.get("tolerance", 1e-6) * max(1, abs(float(g)))
-    if et == "structured":
-        return _struct_eq(p, g, kw)
-    p = _s(p, kw.get("lowercase", False), kw.get("ignore_blank", False))
-    g = _s(g, kw.get("lowercase", False), kw.get("ignore_blank", False))
-    thr = kw.get("threshold", -1)
-    if thr and thr > 0:
-        return _ratio(p, g, kw.get("fuzz_method", "ratio")) >= thr
-    return p == g
-
-
-def _struct_eq(p, g, kw):
-    if isinstance(g, list):
-        if not isinstance(p, list) or len(p) != len(g):
-            return False
-        if kw.get("ignore_order"):
-            rest = list(p)
-            for ge in g:
-                hit = next((i for i, pe in enumerate(rest) if _struct_eq(pe, ge, kw)), None)
-                if hit is None:
-                    return False
-                rest.pop(hit)
-            return True
-        return all(_struct_eq(a, b, kw) for a, b in zip(p, g))
-    if isinstance(g, dict):
-        return isinstance(p, dict) and p.keys() == g.keys() and all(_struct_eq(p[k], g[k], kw) for k in g)
-    if isinstance(g, bool):
-        return p is g
-    if isinstance(g, (int, float)):
-        if isinstance(p, bool) or not isinstance(p, (int, float)):
-            return False
-        nd = kw.get("ndigits")
-        if nd is not None:
-            return round(p, nd) == round(g, nd)
-        return abs(p - g) <= kw.get("tolerance", 1e-6) * max(1, abs(g))
-    k2 = dict(kw, element_type="str")
-    return _elem_eq(p, g, k2)
-
-
 def score(answer, ev) -> bool:
-    f, kw = ev["eval_func"], ev["eval_kwargs"]
-    g = kw["gold"]
-    if f == "eval_string_exact_match":
-        return _s(answer, kw.get("lowercase"), kw.get("ignore_blank")) == _s(g, kw.get("lowercase"), kw.get("ignore_blank"))
-    if f == "eval_string_fuzzy_match":
-        a = _s(answer, kw.get("lowercase"), kw.get("ignore_blank"))
-        b = _s(g, kw.get("lowercase"), kw.get("ignore_blank"))
-        return _ratio(a, b, kw.get("fuzz_method", "ratio")) >= kw.get("threshold", 95)
-    if f == "eval_bool_exact_match":
-        return isinstance(answer, bool) and answer is g
-    if f == "eval_int_exact_match":
-        return isinstance(answer, int) and not isinstance(answer, bool) and answer == g
-    if f == "eval_float_exact_match":
-        nd = kw.get("ndigits")
-        a, b = float(answer), float(g)
-        if nd is not None:
-            a, b = round(a, nd), round(b, nd)
-        return abs(a - b) <= kw.get("tolerance", 1e-6) * max(1.0, abs(b))
-    if f == "eval_structured_object_exact_match":
-        return _struct_eq(answer, g, kw)
-    if f == "eval_element_included":
-        return any(_elem_eq(answer, ge, kw) for ge in g)
-    if f == "eval_element_list_included":
-        return isinstance(answer, list) and all(any(_elem_eq(a, ge, kw) for ge in g) for a in answer)
-    if f == "eval_element_list_overlap":
-        if not isinstance(answer, list):
-            return False
-        hits = sum(1 for ge in g if any(_elem_eq(a, ge, kw) for a in answer))
-        return hits >= kw.get("count", 1)
-    raise ValueError(f)
+    """The project's own eval functions (agent.evaluate); an unsupported or malformed evaluator raises."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    from agent.evaluate.scoring import score_answer
+
+    result = score_answer(answer, ev)
+    if result.status != "ok":
+        raise ValueError(f"{result.status}: {result.detail}")
+    return result.score == 1.0
 
 
 # ---------------------------------------------------------------- main check

@@ -1,0 +1,121 @@
+"""`paperbase evaluate`: given predictions (gold 100%, wrong 0%, unsupported evaluator), and the agent end to end
+against a local fake OpenAI-compatible server (right, wrong, a timeout), with exact scores, summary and resume."""
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from agent.config import AgentSettings
+from agent.evaluate.harness import evaluate
+from cli import app
+from pipeline.read import Reader
+from pipeline.summarize.testing import FakeOpenAI
+from tests.evaluate.conftest import QUESTIONS, paper_id, write_jsonl
+
+runner = CliRunner()
+
+
+def _cli(*args: str):
+    return runner.invoke(app, ["evaluate", *map(str, args)])
+
+
+def _lines(out) -> list[dict]:
+    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
+def test_gold_answers_score_100_and_wrong_ones_0(store, questions, tmp_path):
+    qfile = write_jsonl(tmp_path / "q.jsonl", questions)
+    gold = write_jsonl(tmp_path / "gold.jsonl", [{"uuid": q["uuid"], "answer": q["answer"]} for q in questions])
+    wrong = write_jsonl(tmp_path / "wrong.jsonl", [{"uuid": q["uuid"], "answer": "zz wrong"} for q in questions])
+    res = _cli(qfile, "--predictions", gold, "--out", tmp_path / "gold", "--data-dir", store.data_dir)
+    assert res.exit_code == 0, res.output
+    summary = json.loads((tmp_path / "gold" / "summary.json").read_text())
+    assert summary["accuracy"] == 1.0 and summary["scored"] == len(questions) == 9
+    assert "overall" in res.output and "100.0%" in res.output
+    res = _cli(qfile, "--predictions", wrong, "--out", tmp_path / "wrong", "--data-dir", store.data_dir)
+    assert res.exit_code == 0, res.output
+    summary = json.loads((tmp_path / "wrong" / "summary.json").read_text())
+    assert summary["accuracy"] == 0.0 and summary["scored"] == 9 and summary["errors"] == 0
+    assert {r["uuid"] for r in _lines(tmp_path / "wrong")} == {q["uuid"] for q in questions}
+
+
+def test_the_whole_question_set_scores_100_on_its_gold(store, tmp_path):
+    gold = write_jsonl(tmp_path / "gold.jsonl", [{"uuid": q["uuid"], "answer": q["answer"]} for q in
+                                                 map(json.loads, QUESTIONS.read_text().splitlines())])
+    res = _cli(QUESTIONS, "--predictions", gold, "--out", tmp_path / "o", "--data-dir", store.data_dir, "--limit", 198)
+    assert res.exit_code == 0, res.output
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert (summary["scored"], summary["accuracy"], summary["per_tag"]["objective"]["n"]) == (198, 1.0, 198)
+
+
+def test_unsupported_function_is_a_per_example_status_and_resume_skips(store, questions, tmp_path):
+    odd = dict(questions[0], uuid="odd-1", evaluator={"eval_func": "eval_paper_relevance_with_reference_answer",
+                                                     "eval_kwargs": {"reference_answer": "x"}})
+    qfile = write_jsonl(tmp_path / "q.jsonl", [odd, *questions[:2]])
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"uuid": "odd-1", "answer": "x"},
+                                               {"uuid": questions[0]["uuid"], "answer": questions[0]["answer"]}])
+    res = _cli(qfile, "--predictions", preds, "--out", tmp_path / "o", "--data-dir", store.data_dir)
+    assert res.exit_code == 0, res.output
+    lines = {r["uuid"]: r for r in _lines(tmp_path / "o")}
+    assert lines["odd-1"]["status"] == "unsupported" and "unsupported eval function" in lines["odd-1"]["detail"]
+    assert lines[questions[1]["uuid"]]["error"] == "no prediction for this uuid"
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert (summary["total"], summary["scored"], summary["unsupported"], summary["accuracy"]) == (3, 2, 1, 0.5)
+    res = _cli(qfile, "--predictions", preds, "--out", tmp_path / "o", "--data-dir", store.data_dir)
+    assert len(_lines(tmp_path / "o")) == 4  # only the example without a prediction ran again
+
+
+def test_usage_errors_exit_2(store, tmp_path):
+    assert _cli(tmp_path / "missing.jsonl", "--data-dir", store.data_dir).exit_code == 2
+    assert _cli(write_jsonl(tmp_path / "q.jsonl", [{"question": "no uuid"}]), "--data-dir", store.data_dir).exit_code == 2
+    assert _cli(tmp_path / "q.jsonl", "--agent", "other", "--data-dir", store.data_dir).exit_code == 2
+
+
+def _agent(body: dict) -> str:
+    """Scripted agent turns, chosen by the question in the task message (workers run concurrently)."""
+    task, turn = body["messages"][1]["content"], (len(body["messages"]) - 2) // 2
+    if "[Question]: RIGHT" in task:
+        if turn == 0:
+            return "[Thought]: look it up\n[Action]:\nRetrieveFromDatabase(sql=\"SELECT title FROM metadata LIMIT 1\")"
+        return "[Thought]: done\n[Action]:\nGenerateAnswer(answer=4.3)"
+    if "[Question]: WRONG" in task:
+        return "[Thought]: guess\n[Action]:\nGenerateAnswer(answer='GPT-2')"
+    return "[Thought]: direct\n[Action]:\nGenerateAnswer(answer='bart')"
+
+
+def test_agent_end_to_end_with_a_fake_model(store, questions, tmp_path):
+    by_uuid = {q["uuid"][:8]: q for q in questions}
+    examples = [dict(by_uuid["c2a1dd93"], question="RIGHT: " + by_uuid["c2a1dd93"]["question"]),  # 4.3, float
+                dict(by_uuid["9a025afa"], question="WRONG: " + by_uuid["9a025afa"]["question"]),  # BART, exact
+                dict(by_uuid["9ffa97e9"], question="SLOW: which search?"),  # times out
+                dict(by_uuid["9a025afa"], uuid="lower-1", question="LOWER: the generator?",
+                     evaluator={"eval_func": "eval_string_exact_match", "eval_kwargs": {"gold": "BART", "lowercase": True}})]
+    slow = lambda n, body: "slow" if "[Question]: SLOW" in body["messages"][1]["content"] else None  # noqa: E731
+    cfg = AgentSettings(model="fake-agent", timeout_s=0.5, retries=0, max_turns=4)
+    with FakeOpenAI(reply=_agent, faults=slow, slow_s=2.0) as fake, Reader(store) as reader:
+        cfg = cfg.model_copy(update={"base_url": fake.base_url})
+        summary = evaluate(reader, examples, tmp_path / "o", agent_settings=cfg, concurrency=2)
+        requests = len(fake.requests)
+    lines = {r["uuid"]: r for r in _lines(tmp_path / "o")}
+    right, wrong, slow_r, lower = (lines[e["uuid"]] for e in examples)
+    assert (right["score"], right["prediction"], right["turns"], right["error"]) == (1.0, 4.3, 2, None)
+    assert right["trajectory"][1]["content"].count(paper_id("corpus/neurips2020_rag_excerpt.pdf")) == 1  # anchor filled
+    assert "[Observation]:" in right["trajectory"][3]["content"] and right["tokens"] > 0 and right["seconds"] > 0
+    assert (wrong["score"], wrong["prediction"], wrong["turns"]) == (0.0, "GPT-2", 1)
+    assert (slow_r["score"], slow_r["prediction"], slow_r["turns"]) == (0.0, None, 0)
+    assert "timeout" in slow_r["error"] and slow_r["status"] == "ok"
+    assert (lower["score"], lower["prediction"]) == (1.0, "bart")
+    assert summary == {
+        "total": 4, "scored": 4, "unsupported": 0, "errors": 0, "no_answer": 1, "n": 4, "correct": 2.0, "accuracy": 0.5,
+        "per_tag": {"image": {"n": 1, "correct": 0.0, "accuracy": 0.0}, "objective": {"n": 4, "correct": 2.0, "accuracy": 0.5},
+                    "single": {"n": 4, "correct": 2.0, "accuracy": 0.5}, "text": {"n": 3, "correct": 2.0, "accuracy": 0.6667}},
+        "per_eval_func": {"eval_element_included": {"n": 1, "correct": 0.0, "accuracy": 0.0},
+                          "eval_float_exact_match": {"n": 1, "correct": 1.0, "accuracy": 1.0},
+                          "eval_string_exact_match": {"n": 2, "correct": 1.0, "accuracy": 0.5}}}
+    assert json.loads((tmp_path / "o" / "summary.json").read_text()) == summary
+    assert requests == 5  # 2 + 1 + 1 (the slow one, no retry) + 1
+    with FakeOpenAI(reply=_agent) as fake, Reader(store) as reader:  # resume: only the timed-out example runs again
+        summary = evaluate(reader, examples, tmp_path / "o", agent_settings=cfg.model_copy(update={"base_url": fake.base_url}))
+        assert len(fake.requests) == 1
+    assert (summary["correct"], summary["no_answer"]) == (2.0, 0) and len(_lines(tmp_path / "o")) == 5

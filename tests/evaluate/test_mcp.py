@@ -1,0 +1,120 @@
+"""`paperbase mcp` driven by the SDK's own client over stdio (on a real one-PDF store) and streamable HTTP: tools
+listed with schemas from the action specs, each tool called, resources read, hostile inputs refused. The session is
+printed (pytest -s shows it)."""
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import sys
+
+from mcp import Client, StdioServerParameters
+
+PAPER = "<the stored paper's id>"  # replaced in the session by the id the papers resource lists
+CALLS = [
+    ("RetrieveFromDatabase", {"sql": "SELECT paper_id, title, num_pages FROM metadata"}),
+    ("RetrieveFromVectorstore", {"query": "retrieval", "collection_name": "text_bm25_en", "table_name": "chunks",
+                                 "column_name": "text_content", "limit": 2}),
+    ("ClassicRetrieve", {"query": "retrieval augmented generation", "limit": 2}),
+    ("CalculateExpr", {"expr": "(3 + 4) * 2 / 7"}),
+    ("ViewImage", {"paper_id": PAPER, "page_number": 1, "bounding_box": [0, 0, 200, 100]}),
+]
+HOSTILE = [
+    ("RetrieveFromDatabase", {"sql": "DROP TABLE metadata"}, "refused"),
+    ("RetrieveFromDatabase", {"sql": "SELECT * FROM read_csv('/etc/passwd')"}, "[Error]"),
+    ("RetrieveFromDatabase", {"sql": "SELECT 1; DELETE FROM metadata"}, "refused"),
+    ("ViewImage", {"paper_id": "../../x", "page_number": 1}, "is not a paper id"),
+    ("CalculateExpr", {"expr": "__import__('os').system('id')"}, "[Error]"),
+    ("RetrieveFromVectorstore", {"query": "x", "collection_name": "text_bm25_en", "table_name": "chunks",
+                                 "column_name": "text_content", "filter": "pdf_path like '/etc%'"}, "is not valid"),
+    ("RetrieveFromVectorstore", {"query": "x", "collection_name": "../../etc", "table_name": "chunks",
+                                 "column_name": "text_content"}, "is not in the vectorstore"),
+    ("ViewImage", {"paper_id": PAPER, "page_number": "1"}, "page_number must be integer"),
+    ("RetrieveFromDatabase", {"sql": "SELECT 1", "path": "/etc/passwd"}, "unknown argument(s) ['path']"),
+    ("GenerateAnswer", {"answer": 1}, "unknown tool"),
+]
+
+
+def _text(result) -> str:
+    return " ".join(c.text for c in result.content if c.type == "text")
+
+
+async def _session(data_dir) -> dict:
+    params = StdioServerParameters(command=sys.executable, args=["-c", "from cli import main; main()", "mcp",
+                                                                 "--data-dir", str(data_dir)])
+    out: dict = {"calls": {}, "hostile": {}}
+    async with Client(params) as client:
+        out["tools"] = (await client.list_tools()).tools
+        out["resources"] = [r.uri for r in (await client.list_resources()).resources]
+        out["papers"] = (await client.read_resource("paperbase://papers")).contents[0].text
+        out["schema"] = (await client.read_resource("paperbase://schema/database")).contents[0].text
+        paper = json.loads(out["papers"])[0]["paper_id"]
+        real = lambda args: {k: paper if v == PAPER else v for k, v in args.items()}  # noqa: E731
+        for name, args in CALLS:
+            out["calls"][name] = await client.call_tool(name, real(args))
+        for name, args, _ in HOSTILE:
+            out["hostile"][json.dumps([name, args])] = await client.call_tool(name, real(args))
+        out["after"] = await client.call_tool("RetrieveFromDatabase", {"sql": "SELECT count(*) AS n FROM metadata"})
+    return out
+
+
+def test_mcp_session_over_stdio(ingested):
+    s = asyncio.run(asyncio.wait_for(_session(ingested.data_dir), 180))
+    print("\n== tools/list")
+    for t in s["tools"]:
+        print(f"{t.name}: {json.dumps(t.input_schema['properties'])[:160]} required={t.input_schema['required']}")
+    assert [t.name for t in s["tools"]] == [n for n, _ in CALLS]
+    db = next(t for t in s["tools"] if t.name == "RetrieveFromVectorstore").input_schema
+    assert db["required"] == ["query", "collection_name", "table_name", "column_name"]
+    assert db["properties"]["limit"] == {"type": "integer", "description": db["properties"]["limit"]["description"], "default": 5}
+    print("== resources/list", s["resources"])
+    assert s["resources"] == ["paperbase://schema/database", "paperbase://schema/vectorstore", "paperbase://papers"]
+    assert [p["title"] for p in json.loads(s["papers"])] == ["Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks"]
+    assert "CREATE TABLE" in s["schema"].upper()
+    for name, args in CALLS:
+        r = s["calls"][name]
+        kinds = [c.type for c in r.content]
+        print(f"== tools/call {name}({json.dumps(args)}) -> is_error={r.is_error} content={kinds}: {_text(r)[:200]!r}")
+    calls = s["calls"]
+    assert not calls["RetrieveFromDatabase"].is_error and "Retrieval-Augmented Generation" in _text(calls["RetrieveFromDatabase"])
+    assert _text(calls["CalculateExpr"]) == "[Observation]: The calculated result is: 2.0"
+    image = calls["ViewImage"].content[1]
+    assert image.type == "image" and image.mime_type == "image/png" and base64.b64decode(image.data)[:4] == b"\x89PNG"
+    for name in ("RetrieveFromVectorstore", "ClassicRetrieve"):  # hits joined back to their chunk text
+        assert not calls[name].is_error and '"score"' in _text(calls[name]) and "retriev" in _text(calls[name]).lower()
+    for name, args, expect in HOSTILE:
+        r = s["hostile"][json.dumps([name, args])]
+        print(f"== hostile {name}({json.dumps(args)}) -> is_error={r.is_error}: {_text(r)[:160]!r}")
+        assert r.is_error and expect in _text(r), (name, args, _text(r))
+    assert '{"n":1}' in _text(s["after"])  # nothing was dropped or deleted
+
+
+def test_mcp_over_streamable_http(store):
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "mcp", "--transport", "http",
+                             "--port", str(port), "--data-dir", str(store.data_dir)])
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+
+        async def session():
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                tools = [t.name for t in (await client.list_tools()).tools]
+                return tools, await client.call_tool("CalculateExpr", {"expr": "6 * 7"})
+
+        tools, result = asyncio.run(asyncio.wait_for(session(), 60))
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert tools == [n for n, _ in CALLS] and _text(result) == "[Observation]: The calculated result is: 42"
