@@ -83,12 +83,13 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
         vector = enc.encode_query(query).tolist()
         params = {"metric_type": coll.metric}
     fields = milvus.META_FIELDS + (["bbox"] if coll.modality == "image" else [])
+    windowed = coll.modality == "text" and not coll.is_sparse
     expr = build_filter(table_name, column_name, filter)
     if client is None:
         with milvus.connect(settings) as own:
-            hits = _distinct_hits(own, coll.name, vector, expr, limit, fields, params, None)
+            hits = _distinct_hits(own, coll.name, vector, expr, limit, fields, params, None, windowed)
     else:
-        hits = _distinct_hits(client, coll.name, vector, expr, limit, fields, params, ready)
+        hits = _distinct_hits(client, coll.name, vector, expr, limit, fields, params, ready, windowed)
     if join_text:
         _join_text(reading, hits)
     return hits
@@ -108,9 +109,10 @@ def _bm25_stats(con, terms: list[int], cache: dict | None) -> tuple[dict[int, in
 
 
 def _distinct_hits(client, name: str, vector, expr: str, limit: int, fields: list[str], params: dict,
-                   ready: set[str] | None) -> list[Hit]:
-    """Top `limit` distinct cells: over-fetch (cells have several windows), widen until enough or exhausted."""
-    fetch = limit * OVERFETCH + 10
+                   ready: set[str] | None, windowed: bool) -> list[Hit]:
+    """Top `limit` distinct cells: over-fetch where cells have several windows (dense text), widen until enough or
+    exhausted; a collection with one vector per cell (BM25, CLIP) is asked for exactly `limit`."""
+    fetch = limit * OVERFETCH + 10 if windowed else limit
     while True:
         raw = _run(client, name, vector, expr, min(fetch, milvus.MAX_QUERY), fields, params, ready)
         hits = [Hit(float(r["distance"]), *(r["entity"][f] for f in milvus.META_FIELDS), bbox=r["entity"].get("bbox"))
