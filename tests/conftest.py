@@ -50,23 +50,33 @@ def parsed():
     return _parse_cached
 
 
-@pytest.fixture
-def milvus_server(tmp_path):
-    """`milvus-lite server` on loopback: the Milvus server path, for real, over gRPC."""
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    proc = subprocess.Popen([str(REPO / ".venv" / "bin" / "milvus-lite"), "server", "--data-dir", str(tmp_path / "srv"),
-                             "--host", "127.0.0.1", "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, proc: subprocess.Popen, what: str, timeout: float = 60.0) -> None:
+    """Until something listens on 127.0.0.1:port; fails the test when `proc` exits first or time runs out."""
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
+            return
         except OSError:
             if proc.poll() is not None:
-                pytest.fail("milvus-lite server exited at start")
-            time.sleep(0.3)
+                pytest.fail(f"{what} exited at start")
+            time.sleep(0.2)
+    pytest.fail(f"{what} did not listen on port {port} within {timeout:.0f} s")
+
+
+@pytest.fixture
+def milvus_server(tmp_path):
+    """`milvus-lite server` on loopback: the Milvus server path, for real, over gRPC."""
+    port = free_port()
+    proc = subprocess.Popen([str(REPO / ".venv" / "bin" / "milvus-lite"), "server", "--data-dir", str(tmp_path / "srv"),
+                             "--host", "127.0.0.1", "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for_port(port, proc, "milvus-lite server")
     yield f"http://127.0.0.1:{port}"
     proc.terminate()
     try:

@@ -90,23 +90,15 @@ def test_mcp_session_over_stdio(ingested):
 
 
 def test_mcp_over_streamable_http(store):
-    import socket
     import subprocess
-    import time
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    from tests.conftest import free_port, wait_for_port
+
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "mcp", "--transport", "http",
                              "--port", str(port), "--data-dir", str(store.data_dir)])
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_for_port(port, proc, "paperbase mcp --transport http")
 
         async def session():
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
