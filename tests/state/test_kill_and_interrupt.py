@@ -85,11 +85,14 @@ def test_kill_9_during_parse_then_a_rerun_equals_a_clean_ingest(clean, tmp_path)
 
 def test_ctrl_c_stops_an_ingest_within_seconds_and_the_rerun_finishes_it(clean, tmp_path):
     folder = pdf_folder(tmp_path / "pdfs")
-    for i in range(6):  # enough work that the interrupt lands mid-run
+    for i in range(12):  # enough work that the interrupt lands mid-run, on a fast machine too
         shutil.copy(folder / "icassp2024_privacy_masking_llm.pdf", folder / f"copy{i}.pdf")
     proc = subprocess.Popen([str(REPO / ".venv" / "bin" / "paperbase"), "ingest", "pdfs", "--data-dir", "data"],
                             cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "data" / "paperbase.duckdb").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)  # the run has started: the store exists, the parsers are starting
+    time.sleep(1.0)
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
