@@ -88,7 +88,7 @@ def _states(con: duckdb.DuckDBPyConnection, settings: Settings, paper_ids, stage
     if "encode" in stages:
         from pipeline.vectors.stage import paper_fingerprint
 
-        prints = {m: cells.fingerprints(con, m) for m in ("text", "image")}
+        prints = {m: cells.fingerprints(con, m, None if paper_ids is None else wanted) for m in ("text", "image")}
         for coll in required_collections(settings):
             done = ledger.papers(con, coll.name)
             for pid, state in out.items():

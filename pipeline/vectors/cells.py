@@ -59,14 +59,16 @@ def _union(modality: str, only: list[tuple[str, str]] | None = None) -> str:
     return " UNION ALL ".join(parts)
 
 
-def fingerprints(con: duckdb.DuckDBPyConnection, modality: str) -> dict[str, str]:
-    """pdf_id -> digest of every encodable cell of that modality (key, page and value): changes iff the input does."""
+def fingerprints(con: duckdb.DuckDBPyConnection, modality: str, pdf_ids: list[str] | None = None) -> dict[str, str]:
+    """pdf_id -> digest of every encodable cell of that modality (key, page and value): changes iff the input does.
+    `pdf_ids` limits the work to those papers (the state of a few pending papers, not the whole library)."""
     if not columns(modality):
         return {}
+    where = " WHERE pdf_id IN (SELECT unnest(?))" if pdf_ids is not None else ""
     sql = (f"SELECT pdf_id, md5(string_agg(table_name || '.' || column_name || '|' || primary_key || '|' || "
            f"page_number || '|' || md5(CAST(value AS VARCHAR)), chr(10) ORDER BY table_name, column_name, primary_key)) "
-           f"FROM ({_union(modality)}) GROUP BY pdf_id")
-    return dict(con.execute(sql).fetchall())
+           f"FROM ({_union(modality)}){where} GROUP BY pdf_id")
+    return dict(con.execute(sql, [list(pdf_ids)] if pdf_ids is not None else []).fetchall())
 
 
 def papers(con: duckdb.DuckDBPyConnection) -> list[str]:
