@@ -12,6 +12,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
 SHARED = REPO.parent / "shared"
+CORPUS2 = SHARED / "corpus2"
 
 @pytest.fixture(scope="session", autouse=True)
 def shared_model_cache(tmp_path_factory):
@@ -27,6 +28,9 @@ def shared_model_cache(tmp_path_factory):
 needs_corpus = pytest.mark.skipif(
     not CORPUS.is_dir(), reason=f"corpus folder {CORPUS} is absent (it sits beside the repo in CI, not in a fresh clone)"
 )
+needs_corpus2 = pytest.mark.skipif(
+    not CORPUS2.is_dir(), reason=f"corpus2 folder {CORPUS2} is absent (it sits beside the repo in CI, not in a fresh clone)"
+)
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"{SHARED} is absent (seeds/reference live beside the repo)")
 
 
@@ -37,16 +41,28 @@ def corpus_pdf(name: str) -> Path:
     return path
 
 
+def corpus2_pdf(name: str) -> Path:
+    path = CORPUS2 / name
+    if not path.exists():
+        pytest.skip(f"corpus2 PDF {path} is absent")
+    return path
+
+
+def any_pdf(name: str) -> Path:
+    """A PDF of corpus/ or corpus2/ by file name."""
+    return corpus2_pdf(name) if (CORPUS2 / name).exists() else corpus_pdf(name)
+
+
 @lru_cache(maxsize=None)
 def _parse_cached(name: str):
     from pipeline.parse import ParseOptions, parse_pdf
 
-    return parse_pdf(corpus_pdf(name), ParseOptions())
+    return parse_pdf(any_pdf(name), ParseOptions())
 
 
 @pytest.fixture(scope="session")
 def parsed():
-    """parsed("acl2020_tapas.pdf") -> ParsedPaper, parsed once per test session."""
+    """parsed("acl2020_tapas.pdf") -> ParsedPaper (corpus/ or corpus2/), parsed once per test session."""
     return _parse_cached
 
 
