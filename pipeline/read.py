@@ -103,7 +103,7 @@ class Reader:
     _stack: ExitStack = field(default_factory=ExitStack, repr=False)
     _client: Any = field(default=None, repr=False)
     _ready: set[str] = field(default_factory=set, repr=False)  # collections seen loaded on this client
-    _bm25: dict = field(default_factory=dict, repr=False)  # BM25 statistics, valid while the connection stays open
+    _cache: dict = field(default_factory=dict, repr=False)  # BM25 statistics and cell texts, valid while the connection stays open
     _con: Any = field(default=None, repr=False)
     _con_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _watcher: threading.Thread | None = field(default=None, repr=False)
@@ -140,7 +140,7 @@ class Reader:
             yield self._con
 
     def _drop_connection(self) -> None:
-        self._bm25.clear()  # a writer may change the statistics once we let go
+        self._cache.clear()  # a writer may change statistics and texts once we let go
         if self._con is not None:
             try:
                 self._con.close()
@@ -223,9 +223,9 @@ class Reader:
         def run() -> list[Hit]:
             if collection is None:
                 return _hybrid(self.settings, query, table_name, column_name, filter, limit, client=self.client,
-                               reading=self._reading, ready=self._ready, bm25_stats=self._bm25)
+                               reading=self._reading, ready=self._ready, cache=self._cache)
             return _search(self.settings, query, collection, table_name, column_name, filter, limit, client=self.client,
-                           reading=self._reading, ready=self._ready, bm25_stats=self._bm25)
+                           reading=self._reading, ready=self._ready, cache=self._cache)
 
         try:
             return run()

@@ -10,6 +10,7 @@ Rules:
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -53,13 +54,13 @@ def build_filter(table_name: str | None, column_name: str | None, expr: str | No
 def search(settings, query: str, collection: str, table_name: str | None = None, column_name: str | None = None,
            filter: str | None = None, limit: int = 5, *, client=None,  # noqa: A002 (the agent's word)
            reading: Callable[[], AbstractContextManager] | None = None, ready: set[str] | None = None,
-           bm25_stats: dict | None = None, join_text: bool = True) -> list[Hit]:
+           cache: dict | None = None, join_text: bool = True) -> list[Hit]:
     """Top `limit` hits. Raises UnknownCollection / ModelUnavailable / pymilvus errors (a bad filter) to the caller.
     Pass an open `client` (from `pipeline.vectors.milvus.connect`) to reuse one connection across searches, and
     `reading` (a context manager factory yielding a DuckDB connection) to reuse a long-lived reader's connection, and
     `ready` (collections already seen loaded on that client) to skip re-checking them on every search, and
-    `bm25_stats` (a dict the caller empties whenever its DuckDB connection is reopened: the statistics cannot change
-    while a read-only connection is open) to keep BM25 document frequencies between searches."""
+    `cache` (a dict the caller empties whenever its DuckDB connection is reopened: nothing can change while a read-only
+    connection is open) to keep BM25 document frequencies and the texts of cells already joined between searches."""
     try:
         coll = schema_collection(collection)
     except KeyError as exc:
@@ -71,7 +72,7 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
     if coll.embed_type == "bm25":
         terms = list(bm25.term_counts(query))
         with reading() as con:
-            df, n_docs = _bm25_stats(con, terms, bm25_stats)
+            df, n_docs = _bm25_stats(con, terms, cache)
         if not n_docs:
             raise UnknownCollection(f"collection {coll.name} has no vectors yet; run `paperbase encode`")
         vector = bm25.query_vector(query, df, n_docs)
@@ -91,7 +92,7 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
     else:
         hits = _distinct_hits(client, coll.name, vector, expr, limit, fields, params, ready, windowed)
     if join_text:
-        _join_text(reading, hits)
+        _join_text(reading, hits, cache)
     return hits
 
 
@@ -155,7 +156,7 @@ def hybrid_collections(settings, client) -> list[str]:
 def hybrid_search(settings, query: str, table_name: str | None = None, column_name: str | None = None,
                   filter: str | None = None, limit: int = 5, *, client, collections: list[str] | None = None,
                   reading: Callable[[], AbstractContextManager] | None = None, ready: set[str] | None = None,
-                  bm25_stats: dict | None = None) -> list[Hit]:  # noqa: A002
+                  cache: dict | None = None) -> list[Hit]:  # noqa: A002
     """Top `limit` cells fused over BM25 and the dense text collections (see module rules); `score` is the fused one."""
     cfg = settings.vectors.hybrid
     names = collections or hybrid_collections(settings, client)
@@ -165,19 +166,31 @@ def hybrid_search(settings, query: str, table_name: str | None = None, column_na
     for name in names:
         try:
             lists[name] = search(settings, query, name, table_name, column_name, filter, max(limit, cfg.candidates),
-                                 client=client, reading=reading, ready=ready, bm25_stats=bm25_stats, join_text=False)
+                                 client=client, reading=reading, ready=ready, cache=cache, join_text=False)
         except (UnknownCollection, ModelUnavailable):
             continue  # e.g. BM25 with no corpus statistics yet, or a model that vanished: fuse the others
     fused = fusion.fuse(lists, {n: cfg.weight(n) for n in lists}, method=cfg.method, k=cfg.rrf_k)[:limit]
     hits = [Hit(round(score, 6), h.pdf_id, h.page_number, h.table_name, h.column_name, h.primary_key) for score, h in fused]
-    _join_text(reading or Store(settings.duckdb_path).reading, hits)
+    _join_text(reading or Store(settings.duckdb_path).reading, hits, cache)
     return hits
 
 
-def _join_text(reading: Callable[[], AbstractContextManager], hits: list[Hit]) -> None:
+TEXT_CACHE_CELLS = 4096  # texts kept per reader connection: an agent's searches over one paper keep meeting the same cells
+
+
+def _join_text(reading: Callable[[], AbstractContextManager], hits: list[Hit], cache: dict | None = None) -> None:
+    """Fill `text` of the hits from DuckDB, one query per (table, column); with a `cache`, texts already read on the
+    same connection are reused (least recently used dropped beyond TEXT_CACHE_CELLS)."""
+    texts: OrderedDict = cache.setdefault("texts", OrderedDict()) if cache is not None else OrderedDict()
     groups: dict[tuple[str, str], list[Hit]] = {}
     for h in hits:
-        if h.bbox is None:
+        if h.bbox is not None:
+            continue
+        key = (h.table_name, h.column_name, h.primary_key)
+        if key in texts:
+            texts.move_to_end(key)
+            h.text = texts[key]
+        else:
             groups.setdefault((h.table_name, h.column_name), []).append(h)
     if not groups:
         return
@@ -187,3 +200,6 @@ def _join_text(reading: Callable[[], AbstractContextManager], hits: list[Hit]) -
             for h in group:
                 v = values.get(h.primary_key)
                 h.text = None if v is None else str(v)
+                texts[(table, column, h.primary_key)] = h.text
+    while len(texts) > TEXT_CACHE_CELLS:
+        texts.popitem(last=False)
