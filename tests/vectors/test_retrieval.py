@@ -112,6 +112,12 @@ def test_cli_search_defaults_to_hybrid_with_the_same_json_fields(encoded):
     assert out.returncode == 0, out.stderr[-2000:]
     hits = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
     assert len(hits) == 4 and all(HIT_FIELDS <= set(h) for h in hits)
+    # with no --table/--column the search covers the chunks (cells with a page, one granularity)
+    assert {(h["table_name"], h["column_name"]) for h in hits} == {("chunks", "text_content")}
+    everything = subprocess.run(cmd[:-3] + ["--table", "all", "--limit", "30", "--json"], cwd=REPO, env=env,
+                                capture_output=True, text=True, timeout=300)
+    assert everything.returncode == 0, everything.stderr[-2000:]
+    assert len({json.loads(line)["table_name"] for line in everything.stdout.splitlines() if line.strip()}) > 1
 
 
 def test_progress_reports_cells_done_up_to_the_total(encoded):
