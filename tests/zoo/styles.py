@@ -7,8 +7,8 @@ CVPR/ICCV (no class: `1. Introduction` headings, page back-links in the referenc
 longer in TeX Live: masthead, Received/Accepted lines, author-year refs), MDPI (masthead, ISSN line, left sidebar with
 Citation/Received/Copyright, run-in `Abstract:`), Frontiers (sidebar, abstract without a heading, `FIGURE 1 |` legends,
 capitals headings), IOP (left-margin sidebar with RECEIVED/PUBLISHED lines).
-Fonts vary on purpose: Times (IEEE, AAAI, CVPR, Elsevier 5p, Copernicus, Frontiers, IOP), Latin Modern T1 (llncs,
-elsarticle preprint, amsart), Computer Modern OT1 with composed accents (revtex), Libertine (acmart), Palatino (MDPI).
+Fonts vary on purpose: Times (IEEE, AAAI, CVPR, Elsevier 5p, Copernicus, Frontiers, IOP, MNRAS), Latin Modern T1 (llncs,
+elsarticle preprint, amsart), Computer Modern OT1 with composed accents (revtex, pmlr), Libertine (acmart), Palatino (MDPI).
 Each style also states what it prints that the truth needs (heading numbers, caption labels, running strings).
 """
 from __future__ import annotations
@@ -545,5 +545,59 @@ def iop_like() -> Style:
                           "Original content from this work may be used under the terms of the Creative Commons"])
 
 
+def mnras() -> Style:
+    names = (", ".join(rf"{a.name}$^{{{a.affil + 1}}}$" + (rf"\thanks{{E-mail: {a.email}}}" if i == 0 else "")
+                       for i, a in enumerate(AUTHORS[:-1])) + rf" and {AUTHORS[-1].name}$^{{{AUTHORS[-1].affil + 1}}}$")
+    affs = r"\\".join(rf"$^{{{i + 1}}}${affil(i)}" for i in range(len(AFFILIATIONS)))
+    front = rf"""\title[{SHORT_TITLE}]{{{TITLE}}}
+\author[L. Moreau et al.]{{{names}\\
+{affs}}}
+\date{{Accepted 2026 August 4. Received 2026 July 30; in original form 2026 March 12}}
+\pubyear{{2026}}
+\label{{firstpage}}
+\pagerange{{1--12}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\begin{{keywords}}
+{' -- '.join(KEYWORDS)}
+\end{{keywords}}
+"""
+    return Style("mnras", "MNRAS (mnras.cls): two-column, capitals numbered headings, full-width floats, author-year "
+                 "references, running heads and `MNRAS 000, 1-12 (2026)` footers, closing typeset-by line",
+                 "[fleqn,usenatbib]{mnras}", COMMON.replace(r"\usepackage{lmodern}", r"\usepackage{mathptmx}"), front, arabic_dotted(), upper_levels=(1,), caption_sep=". ",
+                 cite="citep", refs=27, bst="mnras", bib_heading="REFERENCES", ack_heading="Acknowledgements",
+                 back_sections=[("Data Availability", "The data underlying this article will be shared on "
+                                 "reasonable request to the corresponding author.")],
+                 end=r"\bsp" + "\n" + r"\label{lastpage}",
+                 running=["L. Moreau et al.", SHORT_TITLE, "MNRAS 000, 1-12 (2026)",
+                          "This paper has been typeset from a TeX/LaTeX file prepared by the author"])
+
+
+def pmlr() -> Style:
+    names = r" \AND ".join(rf"\Name{{{a.name}}} \Email{{{a.email}}}\\ \addr {affil(a.affil)}" for a in AUTHORS)
+    front = rf"""\title[{SHORT_TITLE}]{{{TITLE}}}
+\author{{{names}}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\begin{{keywords}}
+{', '.join(KEYWORDS).capitalize()}
+\end{{keywords}}
+"""
+    preamble = r"""\jmlrvolume{289}
+\jmlryear{2026}
+\jmlrworkshop{Proceedings of the Conference on Health, Inference, and Learning}
+\jmlrproceedings{PMLR}{Proceedings of Machine Learning Research}
+\usepackage{tikz}"""
+    return Style("pmlr", "PMLR / JMLR W&CP (jmlr.cls): single column, `1. Introduction` headings, `Table 1:` above "
+                 "tables, author-year references, proceedings header and running heads", "[pmlr]{jmlr}", preamble,
+                 front, arabic_dotted("."), twocolumn=False, caption_sep=": ", cite="citep", refs=20, bst="plainnat",
+                 sentences=-1, running=[SHORT_TITLE, "Proceedings of Machine Learning Research 289",
+                                        " ".join(a.last for a in AUTHORS)])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
-          copernicus_like, mdpi_like, frontiers_like, iop_like]
+          copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr]
