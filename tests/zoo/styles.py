@@ -17,9 +17,9 @@ from content import ABSTRACT, AFFILIATIONS, AUTHORS, KEYWORDS, SHORT_TITLE, TITL
 from render import Style, arabic_dotted, ieee_numbers
 
 COMMON = r"""\usepackage[T1]{fontenc}
-\usepackage{lmodern}
 \usepackage{amsmath,amssymb}
 \usepackage{tikz}"""
+COMMON_LM = COMMON + "\n\\usepackage{lmodern}"  # the CM-look classes: Latin Modern (smaller PDFs than cm-super)
 
 
 def affil(i: int) -> str:
@@ -283,7 +283,7 @@ def llncs() -> Style:
 \end{{abstract}}
 """
     return Style("llncs", "Springer LNCS: single column, run-in unnumbered level-3 headings, `Table 1.` above tables, "
-                 "`Fig. 1.` below figures, running heads", "[runningheads]{llncs}", COMMON, front, arabic_dotted(),
+                 "`Fig. 1.` below figures, running heads", "[runningheads]{llncs}", COMMON_LM, front, arabic_dotted(),
                  numbered_depth=2, twocolumn=False, table_name="Table", caption_sep=". ", figure_name="Fig.",
                  refs=22, bst="splncs04", sentences=-1, running=["L. Moreau et al.", SHORT_TITLE])
 
@@ -311,7 +311,7 @@ def _els_front(authoryear: bool) -> str:
 def els_preprint() -> Style:
     return Style("els_preprint", "elsarticle preprint: single column, `1.` / `2.1.` headings, `Table 1:` above tables, "
                  "`Preprint submitted to` footer", "[preprint,10pt]{elsarticle}",
-                 COMMON + "\n\\journal{Pattern Recognition}", _els_front(False), arabic_dotted("."), twocolumn=False,
+                 COMMON_LM + "\n\\journal{Pattern Recognition}", _els_front(False), arabic_dotted("."), twocolumn=False,
                  caption_sep=": ", refs=26, bst="elsarticle-num", sentences=-2, running=["Preprint submitted to Pattern Recognition"])
 
 
@@ -360,7 +360,7 @@ def amsart() -> Style:
     short = ", ".join(f"{initials(a.first)} {a.last}".upper() for a in AUTHORS[:-1]) + \
         f", AND {initials(AUTHORS[-1].first)} {AUTHORS[-1].last}".upper()
     return Style("amsart", "amsart: single column, centred small-caps sections, run-in level-2 and level-3 headings, "
-                 "capitals running heads, addresses after the references", "{amsart}", COMMON, front,
+                 "capitals running heads, addresses after the references", "{amsart}", COMMON_LM, front,
                  arabic_dotted("."), twocolumn=False, caption_sep=". ", refs=16, bst="amsplain",
                  running=[SHORT_TITLE.upper(), short])
 
@@ -566,7 +566,7 @@ def mnras() -> Style:
 """
     return Style("mnras", "MNRAS (mnras.cls): two-column, capitals numbered headings, full-width floats, author-year "
                  "references, running heads and `MNRAS 000, 1-12 (2026)` footers, closing typeset-by line",
-                 "[fleqn,usenatbib]{mnras}", COMMON.replace(r"\usepackage{lmodern}", r"\usepackage{mathptmx}"), front, arabic_dotted(), upper_levels=(1,), caption_sep=". ",
+                 "[fleqn,usenatbib]{mnras}", COMMON + "\n\\usepackage{mathptmx}", front, arabic_dotted(), upper_levels=(1,), caption_sep=". ",
                  cite="citep", refs=27, bst="mnras", bib_heading="REFERENCES", ack_heading="Acknowledgements",
                  back_sections=[("Data Availability", "The data underlying this article will be shared on "
                                  "reasonable request to the corresponding author.")],
