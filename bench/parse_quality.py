@@ -1,11 +1,12 @@
 """Parse quality per view against exact truth: the layout zoo (tests/zoo/papers) and hand-made corpus truth.
 
-    .venv/bin/python bench/parse_quality.py [--zoo-only] [--json OUT]
+    .venv/bin/python bench/parse_quality.py [--zoo-only] [--json OUT] [--xfail-table]
 
 One row per paper, one column per view of `tests/zoo/scoring.py` (see its docstring for what each score means);
 a `*` marks a score below the acceptance threshold of issue 13. Hand-made truth files `tests/data/parse_truth/*.json`
 (same keys as the zoo's truth.json; `pdf` names a file of ../shared/corpus2 or ../shared/corpus) are scored too when
-present; a missing folder, file or PDF is reported and skipped.
+present; a missing folder, file or PDF is reported and skipped. `--xfail-table` also prints the zoo's failing
+(style, view) pairs in the form of the `XFAIL` table at the top of tests/zoo/test_zoo.py.
 """
 from __future__ import annotations
 
@@ -59,6 +60,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--zoo-only", action="store_true")
     ap.add_argument("--json", help="write {paper: scores} here")
+    ap.add_argument("--xfail-table", action="store_true", help="print the failing zoo pairs as test_zoo.XFAIL entries")
     args = ap.parse_args()
 
     rows: dict[str, dict] = {}
@@ -84,6 +86,14 @@ def main() -> None:
             print(f"  {view:13} mean {sum(values) / len(values):6.2f}   below threshold: {bad}/{len(values)}")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
+    if args.xfail_table:
+        print("\nXFAIL = {")
+        for name in sorted(n for n in rows if (ZOO / n / "truth.json").exists()):
+            bad = {v: rows[name][v] for v in THRESHOLDS if passes(v, rows[name][v]) is False}
+            if bad:
+                print(f'    "{name}": {{' + ", ".join(f'"{v}": "{x:.2f}"' if isinstance(x, float) else f'"{v}": "{x}"'
+                                               for v, x in bad.items()) + "},")
+        print("}")
 
 
 if __name__ == "__main__":

@@ -255,3 +255,11 @@ def body(ref_keys: list[str], acknowledgements: bool = True) -> list[Section]:
         tree.append(S("Acknowledgments", 1, ["We thank the anonymous reviewers for their comments. This work was "
                                              "supported by a grant for open research software."], numbered=False))
     return tree
+
+
+def appendix() -> list[Section]:
+    """One appendix section with a subsection, printed after the references by the styles that have one."""
+    rng = random.Random(29)
+    return [Section("Additional Results", 1, [_paragraph(rng, 4, [])], children=[
+        Section("Per-Dataset Breakdown", 2, [_paragraph(rng, 5, []), _paragraph(rng, 4, [])]),
+    ])]

@@ -22,9 +22,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from content import ABSTRACT, AUTHORS, KEYWORDS, TITLE, body, references  # noqa: E402
+from content import ABSTRACT, AUTHORS, KEYWORDS, TITLE, appendix, body, references  # noqa: E402
 from render import document  # noqa: E402
-from scoring import key  # noqa: E402
+from scoring import key, line_starts, printed_at_line_start  # noqa: E402
 from styles import STYLES  # noqa: E402
 
 PAPERS = HERE / "papers"
@@ -56,11 +56,13 @@ def pdf_text(path: Path) -> tuple[int, str]:
 
 
 def check(truth: dict, text: str) -> list[str]:
-    """Strings the truth says are printed but the PDF does not contain (compared as `scoring.key`)."""
-    hay = key(text)
-    wanted = [truth["title"], *truth["authors"], *(s["title"] for s in truth["sections"]),
-              *(c["printed"] for c in truth["tables"] + truth["figures"]), *truth["running"]]
-    return [w for w in wanted if key(w) not in hay]
+    """Strings the truth says are printed but the PDF does not print (compared as `scoring.key`): headings and
+    captions must start a line (so a missing number prefix is caught), the rest may sit anywhere."""
+    hay, starts = key(text), line_starts(text)
+    anywhere = [truth["title"], *truth["authors"], *truth["running"]]
+    at_start = [*(s["title"] for s in truth["sections"]), *(c["printed"] for c in truth["tables"] + truth["figures"])]
+    return ([w for w in anywhere if key(w) not in hay]
+            + [w for w in at_start if not printed_at_line_start(w, starts)])
 
 
 def generate(make_style) -> dict:
@@ -70,7 +72,7 @@ def generate(make_style) -> dict:
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     refs = references(style.refs)
-    tex, bib, headings, captions = document(style, body([r["key"] for r in refs]), refs)
+    tex, bib, headings, captions = document(style, body([r["key"] for r in refs]), refs, appendix())
     (folder / "paper.tex").write_text(tex)
     if bib is not None:
         (folder / "paper.bib").write_text(bib)

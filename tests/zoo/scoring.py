@@ -68,6 +68,18 @@ def key(text: str) -> str:
     return "".join(c for c in norm(text) if c.isalnum())
 
 
+def line_starts(text: str, window: int = 3) -> list[str]:
+    """Keys of every run of up to `window` lines starting at each line: a printed heading or caption is a prefix of
+    one of them (numbers set on their own line and run-in headings included), a string printed mid-line is not."""
+    lines = [key(line) for line in text.splitlines()]
+    return ["".join(lines[i:i + window]) for i in range(len(lines))]
+
+
+def printed_at_line_start(wanted: str, starts: list[str]) -> bool:
+    k = key(wanted)
+    return any(s.startswith(k) for s in starts)
+
+
 def passes(view: str, value: float | None) -> bool | None:
     if value is None or view not in THRESHOLDS:
         return None

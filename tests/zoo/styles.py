@@ -51,6 +51,11 @@ def natbib_key(e: dict) -> str:
     return f"{{{short}({e['year']}){long}}}"
 
 
+def appendix_numbers(first: str, second: str):
+    """Appendix heading prefixes: `first` and `second` are formats with {L} (letter) and {n} (subsection number)."""
+    return lambda nums: (first if len(nums) == 1 else second).format(L=chr(64 + nums[0]), n=nums[-1])
+
+
 def pages(e: dict) -> str:
     return e["pages"]
 
@@ -205,7 +210,7 @@ def acm_sigconf() -> Style:
     return Style("acm_sigconf", "acmart sigconf: capitals headings, CCS concepts and ACM reference block on page 1, "
                  "running headers with venue and short title", "[sigconf]{acmart}", preamble, front,
                  arabic_dotted(), upper_levels=(1,), table_name="Table", caption_sep=": ", refs=28,
-                 bst="ACM-Reference-Format", bib_heading="REFERENCES",
+                 bst="ACM-Reference-Format", bib_heading="REFERENCES", appendix=appendix_numbers("{L} ", "{L}.{n} "),
                  running=[conf.replace("--", "-"), "Moreau et al.", SHORT_TITLE,
                           "Permission to make digital or hard copies of all or part of this work"])
 
@@ -264,7 +269,8 @@ def cvpr_like() -> Style:
     return Style("cvpr_like", "CVPR/ICCV look (article+twocolumn): `1. Introduction` headings with trailing dots, "
                  "`Figure 1.` captions, references with page back-links", "[10pt,twocolumn,letterpaper]{article}",
                  preamble, front, arabic_dotted("."), figure_name="Figure", caption_sep=". ",
-                 table_caption_above=False, refs=30, bst="plain", before_bib=r"{\small", end="}")
+                 table_caption_above=False, refs=30, bst="plain", appendix=appendix_numbers("{L}. ", "{L}.{n}. "),
+                 before_bib=r"\let\zoothebib\thebibliography\renewcommand\thebibliography[1]{\zoothebib{#1}\small}")
 
 
 def llncs() -> Style:
@@ -319,6 +325,7 @@ def els_5p() -> Style:
     return Style("els_5p", "elsarticle 5p two-column journal look with author-year (harvard) references",
                  "[5p,times,authoryear]{elsarticle}", COMMON + "\n\\journal{Information Sciences}",
                  _els_front(True), arabic_dotted("."), caption_sep=": ", cite="citep", refs=40, bst="elsarticle-harv",
+                 appendix=appendix_numbers("Appendix {L}. ", "Appendix {L}.{n}. "),
                  running=["Preprint submitted to Information Sciences"])
 
 
@@ -570,7 +577,7 @@ def mnras() -> Style:
                  cite="citep", refs=27, bst="mnras", bib_heading="REFERENCES", ack_heading="Acknowledgements",
                  back_sections=[("Data Availability", "The data underlying this article will be shared on "
                                  "reasonable request to the corresponding author.")],
-                 end=r"\bsp" + "\n" + r"\label{lastpage}",
+                 end=r"\bsp" + "\n" + r"\label{lastpage}", appendix=appendix_numbers("APPENDIX {L}: ", "{L}{n} "),
                  running=["L. Moreau et al.", SHORT_TITLE, "MNRAS 000, 1-12 (2026)",
                           "This paper has been typeset from a TeX/LaTeX file prepared by the author"])
 
@@ -595,6 +602,7 @@ def pmlr() -> Style:
     return Style("pmlr", "PMLR / JMLR W&CP (jmlr.cls): single column, `1. Introduction` headings, `Table 1:` above "
                  "tables, author-year references, proceedings header and running heads", "[pmlr]{jmlr}", preamble,
                  front, arabic_dotted("."), twocolumn=False, caption_sep=": ", cite="citep", refs=20, bst="plainnat",
+                 appendix=appendix_numbers("Appendix {L}. ", "{L}.{n}. "),
                  sentences=-1, running=[SHORT_TITLE, "Proceedings of Machine Learning Research 289",
                                         " ".join(a.last for a in AUTHORS)])
 
