@@ -37,7 +37,7 @@ def surname_first(name_parts: tuple[str, str], dots: bool = True, sep: str = ", 
 
 
 def split(name: str) -> tuple[str, str]:
-    """'Anna van Dijk' -> ('Anna', 'van Dijk') is not needed here: our surnames are single tokens or 'Van Dijk'."""
+    """'Anna Van Dijk' -> ('Anna', 'Van Dijk'); the reference pool's surnames are one token or 'Van Dijk'."""
     parts = name.split(" ")
     if len(parts) > 2 and parts[-2] == "Van":
         return " ".join(parts[:-2]), " ".join(parts[-2:])
@@ -56,47 +56,43 @@ def appendix_numbers(first: str, second: str):
     return lambda nums: (first if len(nums) == 1 else second).format(L=chr(64 + nums[0]), n=nums[-1])
 
 
-def pages(e: dict) -> str:
-    return e["pages"]
-
-
 # ---------------------------------------------------------------- thebibliography formats of the imitation styles
 
 def aaai_item(i: int, e: dict) -> str:
     names = [surname_first(split(a)) for a in e["authors"]]
     who = names[0] if len(names) == 1 else "; ".join(names[:-1]) + "; and " + names[-1]
-    where = (f"\\emph{{{e['journal']}}} {e['volume']}({e['number']}): {pages(e)}" if e["type"] == "article"
-             else f"In \\emph{{{e['booktitle']}}}, {pages(e)}")
+    where = (f"\\emph{{{e['journal']}}} {e['volume']}({e['number']}): {e['pages']}" if e["type"] == "article"
+             else f"In \\emph{{{e['booktitle']}}}, {e['pages']}")
     return f"\\bibitem[{natbib_key(e)}]{{{e['key']}}}\n{who} {e['year']}. {e['title']}. {where}."
 
 
 def copernicus_item(i: int, e: dict) -> str:
     names = [surname_first(split(a)) for a in e["authors"]]
     who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + ", and " + names[-1] if len(names) > 2 else " and ".join(names)
-    where = (f"{e['journal']}, {e['volume']}, {pages(e)}" if e["type"] == "article" else f"in: {e['booktitle']}, {pages(e)}")
+    where = (f"{e['journal']}, {e['volume']}, {e['pages']}" if e["type"] == "article" else f"in: {e['booktitle']}, {e['pages']}")
     return f"\\bibitem[{natbib_key(e)}]{{{e['key']}}}\n{who}: {e['title']}, {where}, {e['year']}."
 
 
 def mdpi_item(i: int, e: dict) -> str:
     who = "; ".join(surname_first(split(a)).replace(". ", ".") for a in e["authors"])
-    where = (f"\\emph{{{e['journal']}}} \\textbf{{{e['year']}}}, \\emph{{{e['volume']}}}, {pages(e)}" if e["type"] == "article"
-             else f"In \\emph{{{e['booktitle']}}}; {e['year']}; pp. {pages(e)}")
+    where = (f"\\emph{{{e['journal']}}} \\textbf{{{e['year']}}}, \\emph{{{e['volume']}}}, {e['pages']}" if e["type"] == "article"
+             else f"In \\emph{{{e['booktitle']}}}; {e['year']}; pp. {e['pages']}")
     return f"\\bibitem{{{e['key']}}}\n{who} {e['title']}. {where}."
 
 
 def frontiers_item(i: int, e: dict) -> str:
     names = [surname_first(split(a)) for a in e["authors"]]
     who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + ", and " + names[-1]
-    where = (f"\\emph{{{e['journal']}}} {e['volume']}, {pages(e)}" if e["type"] == "article"
-             else f"in \\emph{{{e['booktitle']}}}, {pages(e)}")
+    where = (f"\\emph{{{e['journal']}}} {e['volume']}, {e['pages']}" if e["type"] == "article"
+             else f"in \\emph{{{e['booktitle']}}}, {e['pages']}")
     return f"\\bibitem[{natbib_key(e)}]{{{e['key']}}}\n{who} ({e['year']}). {e['title']}. {where}."
 
 
 def iop_item(i: int, e: dict) -> str:
     names = [surname_first(split(a), dots=False, sep=" ") for a in e["authors"]]
     who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    where = (f"\\emph{{{e['journal']}}} \\textbf{{{e['volume']}}} {pages(e)}" if e["type"] == "article"
-             else f"\\emph{{{e['booktitle']}}} pp {pages(e)}")
+    where = (f"\\emph{{{e['journal']}}} \\textbf{{{e['volume']}}} {e['pages']}" if e["type"] == "article"
+             else f"\\emph{{{e['booktitle']}}} pp {e['pages']}")
     return f"\\bibitem{{{e['key']}}}\n{who} {e['year']} {e['title']} {where}"
 
 
@@ -129,7 +125,6 @@ def titlesec(l1: str, l2: str, l3: str, sep: str = "", upper1: bool = False) -> 
 # ---------------------------------------------------------------- the styles
 
 def ieee_journal() -> Style:
-    members = ",~".join([])
     authors = []
     for i, a in enumerate(AUTHORS):
         last = i == len(AUTHORS) - 1
@@ -152,7 +147,6 @@ def ieee_journal() -> Style:
 {', '.join(KEYWORDS).capitalize()}.
 \end{{IEEEkeywords}}
 """
-    del members
     return Style("ieee_journal", "IEEEtran journal: membership grades in the author line, TABLE I above tables, "
                  "alternating running headers", "[journal,twoside]{IEEEtran}", COMMON, front, ieee_numbers,
                  table_name="TABLE", table_numbers="Roman", caption_sep=" ", figure_name="Fig.", caption_sep_figure=". ",
