@@ -27,7 +27,7 @@ HAND_TRUTH = REPO / "tests" / "data" / "parse_truth"
 SHARED = REPO.parent / "shared"
 COLUMNS = [("title", "title"), ("authors", "authors"), ("abstract", "abstr"), ("sections", "sect"),
            ("sections_l3", "sect3"), ("tables", "tables"), ("figures", "figs"), ("references", "refErr"),
-           ("equations", "eqPg"), ("header_leaks", "leaks")]
+           ("equations", "eqPg"), ("header_leaks", "leaks"), ("invisible_leaks", "invis")]
 
 
 def cases(zoo_only: bool) -> list[tuple[str, Path, dict]]:
@@ -74,8 +74,9 @@ def main() -> None:
         rows[name] = {k: v for k, v in scores.items()}
         print(f"{name:34}{len(paper.pages):>6}" + "".join(f"{cell(v, scores.get(v)):>9}" for v, _ in COLUMNS)
               + f"{seconds:>7.2f}")
-        if scores.get("header_leaks"):
-            print(f"{'':40}leaks by view: {scores['header_leaks_by_view']}")
+        for leak in ("header_leaks", "invisible_leaks"):
+            if scores.get(leak):
+                print(f"{'':40}{leak} by view: {scores[leak + '_by_view']}")
     print(f"\n{len(rows)} papers in {time.perf_counter() - t_all:.1f} s; '*' = below the issue-13 threshold "
           f"({', '.join(f'{v} {op} {limit:g}' for v, (op, limit) in THRESHOLDS.items())}); "
           f"{', '.join(REPORT_ONLY)} reported only")
@@ -83,7 +84,7 @@ def main() -> None:
         values = [r[view] for r in rows.values() if r.get(view) is not None]
         if values:
             bad = sum(1 for v in values if passes(view, v) is False)
-            print(f"  {view:13} mean {sum(values) / len(values):6.2f}   below threshold: {bad}/{len(values)}")
+            print(f"  {view:15} mean {sum(values) / len(values):6.2f}   below threshold: {bad}/{len(values)}")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     if args.xfail_table:

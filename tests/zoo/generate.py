@@ -6,7 +6,8 @@ For every style in `styles.py`: writes `papers/<style>/paper.tex` (+ `paper.bib`
 pdflatex / bibtex / pdflatex x2 with a fixed SOURCE_DATE_EPOCH (same date on every run), and writes `truth.json` from
 what the generator knows (content model + the style's printing conventions); the only facts taken from the TeX run are
 the pages holding display equations (each `equation` writes the physical page it is shipped on to `paper.zoo`) and the
-page count. It then checks the truth against the PDF's text (every heading, caption and running string must be
+page count. A style with `invisible_source` also prints each equation's LaTeX source as invisible text (truth key
+`invisible`). It then checks the truth against the PDF's text (every heading, caption and running string must be
 printed) and fails loudly when one is not, so a wrong convention in `styles.py` cannot produce silent wrong truth.
 Needs TeX Live (pdflatex, bibtex, the classes listed in styles.py); the tests only read the committed outputs.
 """
@@ -22,7 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from content import ABSTRACT, AUTHORS, KEYWORDS, TITLE, appendix, body, references  # noqa: E402
+from content import ABSTRACT, AUTHORS, EQUATIONS, KEYWORDS, TITLE, appendix, body, references  # noqa: E402
 from render import document  # noqa: E402
 from scoring import key, line_starts, printed_at_line_start  # noqa: E402
 from styles import STYLES  # noqa: E402
@@ -59,7 +60,7 @@ def check(truth: dict, text: str) -> list[str]:
     """Strings the truth says are printed but the PDF does not print (compared as `scoring.key`): headings and
     captions must start a line (so a missing number prefix is caught), the rest may sit anywhere."""
     hay, starts = key(text), line_starts(text)
-    anywhere = [truth["title"], *truth["authors"], *truth["running"]]
+    anywhere = [truth["title"], *truth["authors"], *truth["running"], *truth.get("invisible", [])]
     at_start = [*(s["title"] for s in truth["sections"]), *(c["printed"] for c in truth["tables"] + truth["figures"])]
     return ([w for w in anywhere if key(w) not in hay]
             + [w for w in at_start if not printed_at_line_start(w, starts)])
@@ -96,6 +97,7 @@ def generate(make_style) -> dict:
         "equations": sum(1 for line in tex.splitlines() if line.startswith(r"\begin{equation}")),
         "equation_pages": eq_pages,
         "running": style.running,
+        **({"invisible": [eq.latex for eq in EQUATIONS.values()]} if style.invisible_source else {}),
     }
     missing = check(truth, text)
     if missing:

@@ -72,6 +72,7 @@ class Style:
     before_bib: str = ""
     sentences: int = 0  # added to / removed from every paragraph's length (page-count control)
     appendix: Callable[[list[int]], str] | None = None  # printed prefix of appendix headings; None: no appendix
+    invisible_source: bool = False  # each equation carries its LaTeX source as invisible text (render mode 3)
 
     def heading(self, sec: Section, nums: list[int], in_appendix: bool = False) -> str:
         """The heading as printed: number prefix + title, capitals where the class prints them."""
@@ -134,8 +135,12 @@ def _float(fl: Float, style: Style) -> str:
     return f"\\begin{{{env}}}[tbp]\n\\centering\n" + "\n".join(parts) + f"\n\\end{{{env}}}"
 
 
-def _equation(eq: Equation) -> str:
-    return f"\\begin{{equation}}\\zooeq\n{eq.latex}\n\\label{{{eq.key}}}\n\\end{{equation}}"
+def _equation(eq: Equation, style: Style) -> str:
+    hidden = ""
+    if style.invisible_source:  # as some arXiv tool chains do: the source, invisible, at the equation's start
+        hidden = (r"\makebox[0pt][l]{\scalebox{0.3}{\pdfrender{TextRenderingMode=Invisible}\ttfamily\detokenize{"
+                  + eq.latex + "}}}")
+    return f"\\begin{{equation}}\\zooeq{hidden}\n{eq.latex}\n\\label{{{eq.key}}}\n\\end{{equation}}"
 
 
 def _trim(text: str, delta: int) -> str:
@@ -182,7 +187,7 @@ def render_body(sections: list[Section], style: Style, in_appendix: bool = False
                 captions[block.kind].append({"label": label, "text": block.caption, "printed": label + sep + block.caption})
                 out.append(_float(block, style))
             else:
-                out.append(_equation(block))
+                out.append(_equation(block, style))
         for child in sec.children:
             walk(child)
 

@@ -28,6 +28,8 @@ Views:
 - equations: recall of the truth's equation pages among the pages of parsed equations.
 - header_leaks: how many view items (section titles and contents, equation latex, table and figure captions, table
   cells, reference entries) contain a running string's key (only strings with keys of 10+ characters are used).
+- invisible_leaks: the same count for the truth's `invisible` strings (text in render mode 3: the equations' LaTeX
+  source in some arXiv PDFs) over every view but equations, where using that source is allowed.
 """
 from __future__ import annotations
 
@@ -52,8 +54,13 @@ THRESHOLDS: dict[str, tuple[str, float]] = {
     "references": ("<=", 0.02),
     "equations": (">=", 0.9),
     "header_leaks": ("<=", 0),
+    "invisible_leaks": ("<=", 0),
 }
 REPORT_ONLY = ("sections_l3",)
+# the truth key each view is scored from (a truth without it leaves the view unscored)
+TRUTH_KEY = {"title": "title", "authors": "authors", "abstract": "abstract", "sections": "sections", "tables": "tables",
+             "figures": "figures", "references": "references", "equations": "equation_pages",
+             "header_leaks": "running", "invisible_leaks": "invisible"}
 FRONT_MATTER = ("abstract", "keywords", "keyword", "indexterms", "ccsconcepts", "acmreferenceformat",
                 "keywordsandphrases")
 
@@ -221,11 +228,13 @@ def view_items(paper: Any) -> dict[str, list[str]]:
     }
 
 
-def header_leaks(paper: Any, running: list[str]) -> tuple[int, dict[str, int]]:
-    """(items holding running text, count per view)."""
+def header_leaks(paper: Any, running: list[str], skip: tuple[str, ...] = ()) -> tuple[int, dict[str, int]]:
+    """(items holding running text, count per view), views in `skip` left out."""
     keys = [k for k in (key(r) for r in running) if len(k) >= 10]
     per_view: dict[str, int] = {}
     for view, items in view_items(paper).items():
+        if view in skip:
+            continue
         hits = sum(1 for item in items if any(k in key(item) for k in keys))
         if hits:
             per_view[view] = hits
@@ -257,6 +266,8 @@ def score(paper: Any, truth: dict) -> dict[str, Any]:
         out["equations"] = equation_pages_recall([e.page_number for e in paper.equations], truth["equation_pages"])
     if "running" in truth:
         out["header_leaks"], out["header_leaks_by_view"] = header_leaks(paper, truth["running"])
+    if "invisible" in truth:
+        out["invisible_leaks"], out["invisible_leaks_by_view"] = header_leaks(paper, truth["invisible"], ("equations",))
     return out
 
 

@@ -250,6 +250,7 @@ def cvpr_like() -> Style:
 \usepackage[labelsep=period,font=small]{caption}
 """ + titlesec(r"\normalfont\large\bfseries", r"\normalfont\normalsize\bfseries", r"\normalfont\normalsize\bfseries", ".") + r"""
 \usepackage[pagebackref,breaklinks,colorlinks,allcolors=blue]{hyperref}
+\usepackage{pdfrender}
 \pagestyle{empty}"""
     front = rf"""\twocolumn[{{\centering
 {{\Large\bfseries {TITLE}\par}}\vspace{{1.5em}}
@@ -261,9 +262,10 @@ def cvpr_like() -> Style:
 {{\itshape {ABSTRACT}\par}}\vspace{{1em}}
 """
     return Style("cvpr_like", "CVPR/ICCV look (article+twocolumn): `1. Introduction` headings with trailing dots, "
-                 "`Figure 1.` captions, references with page back-links", "[10pt,twocolumn,letterpaper]{article}",
+                 "`Figure 1.` captions, references with page back-links, equations' LaTeX source as invisible text", "[10pt,twocolumn,letterpaper]{article}",
                  preamble, front, arabic_dotted("."), figure_name="Figure", caption_sep=". ",
                  table_caption_above=False, refs=30, bst="plain", appendix=appendix_numbers("{L}. ", "{L}.{n}. "),
+                 invisible_source=True,
                  before_bib=r"\let\zoothebib\thebibliography\renewcommand\thebibliography[1]{\zoothebib{#1}\small}")
 
 
