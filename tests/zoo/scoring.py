@@ -26,8 +26,8 @@ Views:
   as a false table caption and a missed figure caption.
 - references: relative error of the entry count, |parsed - truth| / truth.
 - equations: recall of the truth's equation pages among the pages of parsed equations.
-- header_leaks: how many view items (section titles and contents, equation latex, table and figure captions, table
-  cells, reference entries) contain a running string's key (only strings with keys of 10+ characters are used).
+- header_leaks: how many view items (the abstract, section titles and contents, equation latex, table and figure
+  captions, table cells, reference entries) contain a running string's key (only strings with keys of 10+ characters are used).
 - invisible_leaks: the same count for the truth's `invisible` strings (text in render mode 3: the equations' LaTeX
   source in some arXiv PDFs) over every view but equations, where using that source is allowed.
 """
@@ -218,6 +218,7 @@ def equation_pages_recall(parsed_pages: list[int], truth_pages: list[int]) -> fl
 def view_items(paper: Any) -> dict[str, list[str]]:
     """The text of every item of every content view (pages and chunks are the raw text and are not content views)."""
     return {
+        "abstract": [paper.metadata.abstract],
         "section titles": [s.title for s in paper.sections],
         "section content": [s.content for s in paper.sections],
         "equations": [e.latex for e in paper.equations],

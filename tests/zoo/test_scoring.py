@@ -53,7 +53,7 @@ def test_caption_labels_and_text_prefix():
 def test_counts_pages_and_leaks():
     assert references_error(31, 32) == 1 / 32 and passes("references", 0.0) and not passes("references", 0.05)
     assert equation_pages_recall([2, 2, 5], [2, 3]) == 0.5 and equation_pages_recall([], []) is None
-    paper = NS(sections=[NS(title="1 Intro", content="text IEEE TRANSACTIONS ON X, VOL. 1 more")],
+    paper = NS(metadata=NS(abstract="We route tokens."), sections=[NS(title="1 Intro", content="text IEEE TRANSACTIONS ON X, VOL. 1 more")],
                equations=[NS(latex=r"\mathrm{Moreau} et al.: Sparse")], tables=[], figures=[], references=[])
     total, by_view = header_leaks(paper, ["IEEE Transactions on X, Vol. 1", "Moreau et al.: Sparse", "p. 2"])
     assert total == 2 and by_view == {"section content": 1, "equations": 1}

@@ -30,7 +30,7 @@ XFAIL: dict[str, dict[str, str]] = {
     "frontiers_like": {"title": "0.00", "authors": "0.89", "abstract": "0.00", "tables": "0.00", "figures": "0.00"},
     "ieee_conf": {"authors": "0.00", "sections": "0.61", "tables": "0.00", "header_leaks": "1"},
     "ieee_journal": {"authors": "0.62", "sections": "0.61", "tables": "0.00", "header_leaks": "2"},
-    "iop_like": {"figures": "0.80", "header_leaks": "1"},
+    "iop_like": {"figures": "0.80", "header_leaks": "2"},
     "llncs": {"header_leaks": "15"},
     "mdpi_like": {"title": "0.00", "authors": "0.89", "sections": "0.61", "figures": "0.80", "header_leaks": "1"},
     "mnras": {"figures": "0.80", "references": "0.07", "header_leaks": "5"},
