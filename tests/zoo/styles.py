@@ -1,0 +1,607 @@
+"""The zoo's house styles: real publisher classes from TeX Live where it ships them, article-class imitations otherwise.
+
+Real classes: IEEEtran (journal, conference), acmart (sigconf), llncs, elsarticle (preprint, 5p), revtex4-2 (APS),
+amsart. Imitations (article + geometry + titlesec + caption + fancyhdr + minipages), built to reproduce the typography
+the parser meets in those journals: AAAI (no class in TeX Live: unnumbered centred bold headings, author-year refs),
+CVPR/ICCV (no class: `1. Introduction` headings, page back-links in the references), Copernicus (copernicus.cls is no
+longer in TeX Live: masthead, Received/Accepted lines, author-year refs), MDPI (masthead, ISSN line, left sidebar with
+Citation/Received/Copyright, run-in `Abstract:`), Frontiers (sidebar, abstract without a heading, `FIGURE 1 |` legends,
+capitals headings), IOP (left-margin sidebar with RECEIVED/PUBLISHED lines).
+Fonts vary on purpose: Times (IEEE, AAAI, CVPR, Elsevier 5p, Copernicus, Frontiers, IOP, MNRAS), Latin Modern T1 (llncs,
+elsarticle preprint, amsart), Computer Modern OT1 with composed accents (revtex, pmlr), Libertine (acmart), Palatino (MDPI).
+Each style also states what it prints that the truth needs (heading numbers, caption labels, running strings).
+"""
+from __future__ import annotations
+
+from content import ABSTRACT, AFFILIATIONS, AUTHORS, KEYWORDS, SHORT_TITLE, TITLE
+from render import Style, arabic_dotted, ieee_numbers
+
+COMMON = r"""\usepackage[T1]{fontenc}
+\usepackage{amsmath,amssymb}
+\usepackage{tikz}"""
+COMMON_LM = COMMON + "\n\\usepackage{lmodern}"  # the CM-look classes: Latin Modern (smaller PDFs than cm-super)
+
+
+def affil(i: int) -> str:
+    return ", ".join(AFFILIATIONS[i])
+
+
+def initials(first: str, dots: bool = True) -> str:
+    out = " ".join(part[0] + "." for part in first.split())
+    return out if dots else out.replace(".", "")
+
+
+def surname_first(name_parts: tuple[str, str], dots: bool = True, sep: str = ", ") -> str:
+    first, last = name_parts
+    return f"{last}{sep}{initials(first, dots)}"
+
+
+def split(name: str) -> tuple[str, str]:
+    """'Anna Van Dijk' -> ('Anna', 'Van Dijk'); the reference pool's surnames are one token or 'Van Dijk'."""
+    parts = name.split(" ")
+    if len(parts) > 2 and parts[-2] == "Van":
+        return " ".join(parts[:-2]), " ".join(parts[-2:])
+    return " ".join(parts[:-1]), parts[-1]
+
+
+def natbib_key(e: dict) -> str:
+    lasts = [split(a)[1] for a in e["authors"]]
+    short = lasts[0] if len(lasts) == 1 else f"{lasts[0]} and {lasts[1]}" if len(lasts) == 2 else f"{lasts[0]} et~al."
+    long = ", ".join(lasts[:-1]) + (", and " if len(lasts) > 2 else " and ") + lasts[-1] if len(lasts) > 1 else lasts[0]
+    return f"{{{short}({e['year']}){long}}}"
+
+
+def appendix_numbers(first: str, second: str):
+    """Appendix heading prefixes: `first` and `second` are formats with {L} (letter) and {n} (subsection number)."""
+    return lambda nums: (first if len(nums) == 1 else second).format(L=chr(64 + nums[0]), n=nums[-1])
+
+
+# ---------------------------------------------------------------- thebibliography formats of the imitation styles
+
+def aaai_item(i: int, e: dict) -> str:
+    names = [surname_first(split(a)) for a in e["authors"]]
+    who = names[0] if len(names) == 1 else "; ".join(names[:-1]) + "; and " + names[-1]
+    where = (f"\\emph{{{e['journal']}}} {e['volume']}({e['number']}): {e['pages']}" if e["type"] == "article"
+             else f"In \\emph{{{e['booktitle']}}}, {e['pages']}")
+    return f"\\bibitem[{natbib_key(e)}]{{{e['key']}}}\n{who} {e['year']}. {e['title']}. {where}."
+
+
+def copernicus_item(i: int, e: dict) -> str:
+    names = [surname_first(split(a)) for a in e["authors"]]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + ", and " + names[-1] if len(names) > 2 else " and ".join(names)
+    where = (f"{e['journal']}, {e['volume']}, {e['pages']}" if e["type"] == "article" else f"in: {e['booktitle']}, {e['pages']}")
+    return f"\\bibitem[{natbib_key(e)}]{{{e['key']}}}\n{who}: {e['title']}, {where}, {e['year']}."
+
+
+def mdpi_item(i: int, e: dict) -> str:
+    who = "; ".join(surname_first(split(a)).replace(". ", ".") for a in e["authors"])
+    where = (f"\\emph{{{e['journal']}}} \\textbf{{{e['year']}}}, \\emph{{{e['volume']}}}, {e['pages']}" if e["type"] == "article"
+             else f"In \\emph{{{e['booktitle']}}}; {e['year']}; pp. {e['pages']}")
+    return f"\\bibitem{{{e['key']}}}\n{who} {e['title']}. {where}."
+
+
+def frontiers_item(i: int, e: dict) -> str:
+    names = [surname_first(split(a)) for a in e["authors"]]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + ", and " + names[-1]
+    where = (f"\\emph{{{e['journal']}}} {e['volume']}, {e['pages']}" if e["type"] == "article"
+             else f"in \\emph{{{e['booktitle']}}}, {e['pages']}")
+    return f"\\bibitem[{natbib_key(e)}]{{{e['key']}}}\n{who} ({e['year']}). {e['title']}. {where}."
+
+
+def iop_item(i: int, e: dict) -> str:
+    names = [surname_first(split(a), dots=False, sep=" ") for a in e["authors"]]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    where = (f"\\emph{{{e['journal']}}} \\textbf{{{e['volume']}}} {e['pages']}" if e["type"] == "article"
+             else f"\\emph{{{e['booktitle']}}} pp {e['pages']}")
+    return f"\\bibitem{{{e['key']}}}\n{who} {e['year']} {e['title']} {where}"
+
+
+# ---------------------------------------------------------------- shared pieces
+
+def names_line(sup: bool = True, last_sep: str = ", ", mark: str = "") -> str:
+    parts = [a.name + (f"\\textsuperscript{{{a.affil + 1}{mark if i == 0 else ''}}}" if sup else "")
+             for i, a in enumerate(AUTHORS)]
+    return ", ".join(parts[:-1]) + last_sep + parts[-1]
+
+
+AFFIL_LINES = r" \\ ".join(f"\\textsuperscript{{{i + 1}}}{affil(i)}" for i in range(len(AFFILIATIONS)))
+EMAILS = ", ".join(a.email for a in AUTHORS)
+KW = "; ".join(KEYWORDS)
+SEP, AND = r" \sep ", r" \and "
+
+
+def titlesec(l1: str, l2: str, l3: str, sep: str = "", upper1: bool = False) -> str:
+    """Heading typography for the article-based imitations; `sep` follows the number ('1.' vs '1')."""
+    up = r"\MakeUppercase" if upper1 else ""
+    return rf"""\usepackage{{titlesec}}
+\titleformat{{\section}}{{{l1}}}{{\thesection{sep}}}{{0.5em}}{{{up}}}
+\titleformat{{\subsection}}{{{l2}}}{{\thesubsection{sep}}}{{0.5em}}{{}}
+\titleformat{{\subsubsection}}{{{l3}}}{{\thesubsubsection{sep}}}{{0.5em}}{{}}
+\titlespacing*{{\section}}{{0pt}}{{1.6ex plus .5ex}}{{0.8ex}}
+\titlespacing*{{\subsection}}{{0pt}}{{1.3ex plus .4ex}}{{0.6ex}}
+\titlespacing*{{\subsubsection}}{{0pt}}{{1.1ex plus .3ex}}{{0.4ex}}"""
+
+
+# ---------------------------------------------------------------- the styles
+
+def ieee_journal() -> Style:
+    authors = []
+    for i, a in enumerate(AUTHORS):
+        last = i == len(AUTHORS) - 1
+        grade = f",~\\IEEEmembership{{{a.membership.replace(' ', '~')}{'' if last else ','}}}" if a.membership else ("" if last else ",")
+        authors.append(("and~" if last else "") + a.name.replace(" ", "~") + grade)
+    thanks = (r"\thanks{L. Moreau and P. Raghunathan are with Inria Saclay, Palaiseau, France (e-mail: "
+              rf"{AUTHORS[0].email}; {AUTHORS[2].email}).}}"
+              rf"\thanks{{J. {AUTHORS[1].last} is with the {affil(1)} (e-mail: {AUTHORS[1].email}).}}"
+              rf"\thanks{{D. K. Okafor is with the {affil(2)} (e-mail: {AUTHORS[3].email}).}}"
+              r"\thanks{Manuscript received March 12, 2026; revised July 30, 2026.}")
+    journal = "IEEE Transactions on Pattern Analysis and Machine Intelligence"
+    front = rf"""\title{{{TITLE}}}
+\author{{{' '.join(authors)}{thanks}}}
+\markboth{{{journal},~Vol.~48, No.~11, November~2026}}{{Moreau \MakeLowercase{{\textit{{et al.}}}}: {SHORT_TITLE}}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\begin{{IEEEkeywords}}
+{', '.join(KEYWORDS).capitalize()}.
+\end{{IEEEkeywords}}
+"""
+    return Style("ieee_journal", "IEEEtran journal: membership grades in the author line, TABLE I above tables, "
+                 "alternating running headers", "[journal,twoside]{IEEEtran}", COMMON, front, ieee_numbers,
+                 table_name="TABLE", table_numbers="Roman", caption_sep=" ", figure_name="Fig.", caption_sep_figure=". ",
+                 refs=32, bst="IEEEtran", ack_heading="Acknowledgment",
+                 running=[f"{journal}, Vol. 48, No. 11, November 2026", f"Moreau et al.: {SHORT_TITLE}"])
+
+
+def ieee_conf() -> Style:
+    blocks = r" \and ".join(rf"\IEEEauthorblockN{{{a.name}}}\IEEEauthorblockA{{\textit{{{AFFILIATIONS[a.affil][0]}}}\\"
+                            rf"{', '.join(AFFILIATIONS[a.affil][1:])}\\{a.email}}}" for a in AUTHORS)
+    pubid = r"979-8-3503-1234-5/26/\$31.00~\copyright2026 IEEE"
+    front = rf"""\title{{{TITLE}}}
+\author{{{blocks}}}
+\IEEEpubid{{\makebox[\columnwidth]{{{pubid}\hfill}}\hspace{{\columnsep}}\makebox[\columnwidth]{{}}}}
+\maketitle
+\IEEEpubidadjcol
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\begin{{IEEEkeywords}}
+{', '.join(KEYWORDS)}
+\end{{IEEEkeywords}}
+"""
+    return Style("ieee_conf", "IEEEtran conference: author blocks, TABLE I above tables, copyright line on page 1",
+                 "[conference]{IEEEtran}", r"\IEEEoverridecommandlockouts" + "\n" + COMMON, front, ieee_numbers,
+                 table_name="TABLE", table_numbers="Roman", caption_sep=" ", figure_name="Fig.", caption_sep_figure=". ",
+                 refs=18, bst="IEEEtran", ack_heading="Acknowledgment",
+                 running=["979-8-3503-1234-5/26/$31.00 ©2026 IEEE"])
+
+
+def acm_sigconf() -> Style:
+    authors = "\n".join(rf"\author{{{a.name}}}\affiliation{{\institution{{{AFFILIATIONS[a.affil][0]}}}"
+                        rf"\city{{{AFFILIATIONS[a.affil][1]}}}\country{{{AFFILIATIONS[a.affil][2]}}}}}\email{{{a.email}}}"
+                        for a in AUTHORS)
+    conf = "KDD '26, August 9--13, 2026, Toronto, ON, Canada"
+    preamble = r"""\copyrightyear{2026}
+\acmYear{2026}
+\setcopyright{acmlicensed}
+\acmConference[KDD '26]{Proceedings of the 32nd ACM SIGKDD Conference on Knowledge Discovery and Data Mining}{August 9--13, 2026}{Toronto, ON, Canada}
+\acmBooktitle{Proceedings of the 32nd ACM SIGKDD Conference on Knowledge Discovery and Data Mining (KDD '26), August 9--13, 2026, Toronto, ON, Canada}
+\acmDOI{10.1145/3711896.3736999}
+\acmISBN{979-8-4007-1454-2/26/08}
+\usepackage{tikz}"""
+    front = rf"""\title[{SHORT_TITLE}]{{{TITLE}}}
+{authors}
+\renewcommand{{\shortauthors}}{{Moreau et al.}}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\ccsdesc[500]{{Computing methodologies~Natural language processing}}
+\ccsdesc[300]{{Computing methodologies~Neural networks}}
+\keywords{{{', '.join(KEYWORDS)}}}
+\maketitle
+"""
+    return Style("acm_sigconf", "acmart sigconf: capitals headings, CCS concepts and ACM reference block on page 1, "
+                 "running headers with venue and short title", "[sigconf]{acmart}", preamble, front,
+                 arabic_dotted(), upper_levels=(1,), table_name="Table", caption_sep=": ", refs=28,
+                 bst="ACM-Reference-Format", bib_heading="REFERENCES", appendix=appendix_numbers("{L} ", "{L}.{n} "),
+                 running=[conf.replace("--", "-"), "Moreau et al.", SHORT_TITLE,
+                          "Permission to make digital or hard copies of all or part of this work"])
+
+
+def aaai_like() -> Style:
+    preamble = COMMON + r"""
+\usepackage{mathptmx}
+\usepackage[letterpaper,left=0.75in,right=0.75in,top=0.75in,bottom=1.25in,columnsep=0.33in]{geometry}
+\usepackage[authoryear]{natbib}
+\setcitestyle{aysep={}}
+\usepackage[font=small]{caption}
+\setcounter{secnumdepth}{0}
+\usepackage{titlesec}
+\titleformat{\section}{\centering\normalfont\large\bfseries}{}{0pt}{}
+\titleformat{\subsection}{\normalfont\normalsize\bfseries}{}{0pt}{}
+\titleformat{\subsubsection}{\normalfont\normalsize\bfseries}{}{0pt}{}
+\titlespacing*{\section}{0pt}{2ex plus .5ex}{1ex}
+\titlespacing*{\subsection}{0pt}{1.5ex plus .5ex}{0.7ex}
+\titlespacing*{\subsubsection}{0pt}{1.2ex plus .4ex}{0.5ex}
+\pagestyle{empty}"""
+    front = rf"""\twocolumn[{{\centering
+{{\LARGE\bfseries {TITLE}\par}}\vspace{{1.2em}}
+{{\large\bfseries {names_line(last_sep=', ')}\par}}\vspace{{0.6em}}
+{{\small {AFFIL_LINES}\\ {EMAILS}\par}}\vspace{{2em}}}}]
+\thispagestyle{{empty}}
+\begingroup\renewcommand\thefootnote{{}}\footnotetext{{Copyright \copyright{{}} 2026, Association for the Advancement of Artificial Intelligence (www.aaai.org). All rights reserved.}}\endgroup
+{{\centering\large\bfseries Abstract\par}}\vspace{{0.5em}}
+\begin{{quote}}\small
+{ABSTRACT}
+\end{{quote}}
+"""
+    return Style("aaai_like", "AAAI look (article+twocolumn): unnumbered centred bold headings, bold subheadings at "
+                 "body size, author-year references `Surname, I.; and ...`", "[letterpaper,twocolumn,10pt]{article}",
+                 preamble, front, None, caption_sep=": ", table_caption_above=False, cite="citep", refs=36,
+                 bib="items", bibitem=aaai_item,
+                 running=["Copyright © 2026, Association for the Advancement of Artificial Intelligence"])
+
+
+def cvpr_like() -> Style:
+    preamble = COMMON + r"""
+\usepackage{mathptmx}
+\usepackage[letterpaper,textwidth=6.875in,textheight=8.875in,top=1in,columnsep=0.3125in]{geometry}
+\usepackage[labelsep=period,font=small]{caption}
+""" + titlesec(r"\normalfont\large\bfseries", r"\normalfont\normalsize\bfseries", r"\normalfont\normalsize\bfseries", ".") + r"""
+\usepackage[pagebackref,breaklinks,colorlinks,allcolors=blue]{hyperref}
+\usepackage{pdfrender}
+\pagestyle{empty}"""
+    front = rf"""\twocolumn[{{\centering
+{{\Large\bfseries {TITLE}\par}}\vspace{{1.5em}}
+{{\large {names_line(last_sep=', ')}\par}}\vspace{{0.6em}}
+{{\normalsize {AFFIL_LINES}\par}}\vspace{{0.3em}}
+{{\small\ttfamily {EMAILS}\par}}\vspace{{2em}}}}]
+\thispagestyle{{empty}}
+{{\centering\large\bfseries\itshape Abstract\par}}\vspace{{0.6em}}
+{{\itshape {ABSTRACT}\par}}\vspace{{1em}}
+"""
+    return Style("cvpr_like", "CVPR/ICCV look (article+twocolumn): `1. Introduction` headings with trailing dots, "
+                 "`Figure 1.` captions, references with page back-links, equations' LaTeX source as invisible text", "[10pt,twocolumn,letterpaper]{article}",
+                 preamble, front, arabic_dotted("."), figure_name="Figure", caption_sep=". ",
+                 table_caption_above=False, refs=30, bst="plain", appendix=appendix_numbers("{L}. ", "{L}.{n}. "),
+                 invisible_source=True,
+                 before_bib=r"\let\zoothebib\thebibliography\renewcommand\thebibliography[1]{\zoothebib{#1}\small}")
+
+
+def llncs() -> Style:
+    authors = r" \and ".join(rf"{a.name}\inst{{{a.affil + 1}}}" for a in AUTHORS)
+    institutes = r" \and ".join(
+        affil(i) + r" \\ \email{" + ", ".join(a.email for a in AUTHORS if a.affil == i) + "}" for i in range(len(AFFILIATIONS)))
+    front = rf"""\title{{{TITLE}}}
+\titlerunning{{{SHORT_TITLE}}}
+\author{{{authors}}}
+\authorrunning{{L. Moreau et al.}}
+\institute{{{institutes}}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\keywords{{{AND.join(KEYWORDS)}}}
+\end{{abstract}}
+"""
+    return Style("llncs", "Springer LNCS: single column, run-in unnumbered level-3 headings, `Table 1.` above tables, "
+                 "`Fig. 1.` below figures, running heads", "[runningheads]{llncs}", COMMON_LM, front, arabic_dotted(),
+                 numbered_depth=2, twocolumn=False, table_name="Table", caption_sep=". ", figure_name="Fig.",
+                 refs=22, bst="splncs04", sentences=-1, running=["L. Moreau et al.", SHORT_TITLE])
+
+
+def _els_front(authoryear: bool) -> str:
+    corref = [r"\corref{cor1}"] + [""] * (len(AUTHORS) - 1)
+    authors = "\n".join(rf"\author[a{a.affil}]{{{a.name}{corref[i]}}}\ead{{{a.email}}}" for i, a in enumerate(AUTHORS))
+    affs = "\n".join(rf"\affiliation[a{i}]{{organization={{{org}}},city={{{city}}},country={{{country}}}}}"
+                     for i, (org, city, country) in enumerate(AFFILIATIONS))
+    return rf"""\begin{{frontmatter}}
+\title{{{TITLE}}}
+{authors}
+\cortext[cor1]{{Corresponding author}}
+{affs}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\begin{{keyword}}
+{SEP.join(KEYWORDS)}
+\end{{keyword}}
+\end{{frontmatter}}
+"""
+
+
+def els_preprint() -> Style:
+    return Style("els_preprint", "elsarticle preprint: single column, `1.` / `2.1.` headings, `Table 1:` above tables, "
+                 "`Preprint submitted to` footer", "[preprint,10pt]{elsarticle}",
+                 COMMON_LM + "\n\\journal{Pattern Recognition}", _els_front(False), arabic_dotted("."), twocolumn=False,
+                 caption_sep=": ", refs=26, bst="elsarticle-num", sentences=-2, running=["Preprint submitted to Pattern Recognition"])
+
+
+def els_5p() -> Style:
+    return Style("els_5p", "elsarticle 5p two-column journal look with author-year (harvard) references",
+                 "[5p,times,authoryear]{elsarticle}", COMMON + "\n\\journal{Information Sciences}",
+                 _els_front(True), arabic_dotted("."), caption_sep=": ", cite="citep", refs=40, bst="elsarticle-harv",
+                 appendix=appendix_numbers("Appendix {L}. ", "Appendix {L}.{n}. "),
+                 running=["Preprint submitted to Information Sciences"])
+
+
+def revtex_aps() -> Style:
+    authors = "\n".join(rf"\author{{{a.name}}}" + (rf"\email{{{a.email}}}" if i == 0 else "") + rf"\affiliation{{{affil(a.affil)}}}"
+                        for i, a in enumerate(AUTHORS))
+    front = rf"""\title{{{TITLE}}}
+{authors}
+\date{{November 24, 2026}}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\maketitle
+"""
+
+    def numbers(nums: list[int]) -> str:
+        return ieee_numbers(nums) if len(nums) < 3 else f"{nums[2]}. "
+
+    return Style("revtex_aps", "revtex4-2 APS reprint: two-column, `I. INTRODUCTION` capitals headings, `FIG. 1.` and "
+                 "`TABLE I.` captions, abstract without heading", "[reprint,amsmath,amssymb,aps,prb]{revtex4-2}",
+                 r"\usepackage{tikz}", front, numbers, upper_levels=(1,),
+                 table_name="TABLE", table_numbers="Roman", caption_sep=". ", figure_name="FIG.", refs=24,
+                 bst="apsrev4-2", bib_heading="")
+
+
+def amsart() -> Style:
+    authors = "\n".join(rf"\author[{initials(a.first)} {a.last}]{{{a.name}}}\address{{{affil(a.affil)}}}\email{{{a.email}}}"
+                        for a in AUTHORS)
+    front = rf"""\title[{SHORT_TITLE}]{{{TITLE}}}
+{authors}
+\subjclass[2020]{{Primary 68T07; Secondary 68T50}}
+\keywords{{{', '.join(KEYWORDS)}}}
+\date{{November 24, 2026}}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\maketitle
+"""
+    short = ", ".join(f"{initials(a.first)} {a.last}".upper() for a in AUTHORS[:-1]) + \
+        f", AND {initials(AUTHORS[-1].first)} {AUTHORS[-1].last}".upper()
+    return Style("amsart", "amsart: single column, centred small-caps sections, run-in level-2 and level-3 headings, "
+                 "capitals running heads, addresses after the references", "{amsart}", COMMON_LM, front,
+                 arabic_dotted("."), twocolumn=False, caption_sep=". ", refs=16, bst="amsplain",
+                 running=[SHORT_TITLE.upper(), short])
+
+
+def copernicus_like() -> Style:
+    journal = "Geosci. Model Dev., 19, 1021--1036, 2026"
+    doi = "https://doi.org/10.5194/gmd-19-1021-2026"
+    preamble = COMMON + r"""
+\usepackage{mathptmx}
+\usepackage[scaled=0.92]{helvet}
+\usepackage[a4paper,top=2.2cm,bottom=2.4cm,left=1.7cm,right=1.7cm,columnsep=0.8cm]{geometry}
+\usepackage{xcolor}
+\usepackage[authoryear,round]{natbib}
+\usepackage[labelsep=period,labelfont=bf,font=small]{caption}
+""" + titlesec(r"\normalfont\sffamily\large\bfseries", r"\normalfont\sffamily\bfseries",
+               r"\normalfont\sffamily\small\bfseries") + rf"""
+\usepackage{{fancyhdr}}
+\pagestyle{{fancy}}\fancyhf{{}}\renewcommand{{\headrulewidth}}{{0pt}}
+\fancyhead[L]{{\small\sffamily L. Moreau et al.: {SHORT_TITLE}}}\fancyhead[R]{{\small\sffamily\thepage}}
+\fancyfoot[L]{{\small\sffamily {journal}}}\fancyfoot[R]{{\small\sffamily {doi}}}
+\fancypagestyle{{first}}{{\fancyhf{{}}\fancyfoot[L]{{\small\sffamily Published by Copernicus Publications on behalf of the European Geosciences Union.}}}}"""
+    front = rf"""\setcounter{{page}}{{1021}}
+\twocolumn[{{\sffamily
+\begin{{minipage}}[t]{{0.62\textwidth}}\small {journal}\\ {doi}\\ \copyright\ Author(s) 2026. This work is distributed under\\ the Creative Commons Attribution 4.0 License.\end{{minipage}}\hfill
+\begin{{minipage}}[t]{{0.34\textwidth}}\raggedleft\colorbox{{blue!55!black}}{{\color{{white}}\bfseries Geoscientific}}\\ {{\large\bfseries Model Development}}\end{{minipage}}\par
+\vspace{{2em}}
+{{\raggedright\LARGE\bfseries {TITLE}\par}}\vspace{{1em}}
+{{\bfseries {names_line(last_sep=', and ')}\par}}\vspace{{0.5em}}
+{{\small {AFFIL_LINES}\par}}\vspace{{0.5em}}
+{{\small \textbf{{Correspondence:}} {AUTHORS[0].name} ({AUTHORS[0].email})\par}}\vspace{{0.5em}}
+{{\small \textbf{{Received:}} 12 March 2026 -- \textbf{{Discussion started:}} 2 April 2026\\ \textbf{{Revised:}} 30 July 2026 -- \textbf{{Accepted:}} 4 August 2026 -- \textbf{{Published:}} 24 November 2026\par}}
+\vspace{{2em}}}}]
+\thispagestyle{{first}}
+\noindent\textbf{{Abstract.}} {ABSTRACT}
+"""
+    return Style("copernicus_like", "Copernicus journal look (article+twocolumn): masthead with journal name, DOI and "
+                 "licence lines, Received/Accepted lines, sans-serif headings, unnumbered back-matter sections, "
+                 "author-year references `Surname, I., ...: Title, Journal, ...`", "[twocolumn,10pt]{article}",
+                 preamble, front, arabic_dotted(), caption_sep=". ", cite="citep", refs=34, bib="items",
+                 bibitem=copernicus_item,
+                 back_sections=[("Code and data availability", "The code and the trained routers are available from "
+                                 "the authors upon request and will be archived in a public repository."),
+                                ("Author contributions", "LM and JO designed the method; PR ran the experiments; "
+                                 "DKO supervised the statistical analysis. All authors wrote the paper."),
+                                ("Competing interests", "The authors declare that they have no conflict of interest.")],
+                 running=[f"L. Moreau et al.: {SHORT_TITLE}", journal.replace("--", "-"), doi,
+                          "Published by Copernicus Publications on behalf of the European Geosciences Union",
+                          "This work is distributed under the Creative Commons Attribution 4.0 License"])
+
+
+def mdpi_like() -> Style:
+    cite_line = ("Moreau, L.; Østergaard, J.; Raghunathan, P.; Okafor, D.K. " + TITLE +
+                 r". \emph{Sensors} \textbf{2026}, \emph{26}, 1234. https://doi.org/10.3390/s26011234")
+    preamble = COMMON + r"""
+\usepackage{mathpazo}
+\usepackage[a4paper,top=2.5cm,bottom=2.5cm,left=2.8cm,right=2.2cm]{geometry}
+\usepackage{xcolor,lastpage}
+\usepackage[labelsep=period,labelfont=bf,font=small]{caption}
+""" + titlesec(r"\normalfont\bfseries", r"\normalfont\itshape", r"\normalfont", ".") + r"""
+\usepackage{fancyhdr}
+\pagestyle{fancy}\fancyhf{}\renewcommand{\headrulewidth}{0pt}
+\fancyhead[L]{\small\emph{Sensors} \textbf{2026}, \emph{26}, 1234}\fancyhead[R]{\small\thepage\ of \pageref{LastPage}}
+\fancypagestyle{first}{\fancyhf{}\fancyfoot[L]{\footnotesize\emph{Sensors} \textbf{2026}, \emph{26}, 1234. https://doi.org/10.3390/s26011234}\fancyfoot[R]{\footnotesize https://www.mdpi.com/journal/sensors}}
+\makeatletter\renewcommand\@biblabel[1]{#1.}\makeatother"""
+    front = rf"""\thispagestyle{{first}}
+\noindent{{\Huge\sffamily\bfseries\color{{blue!50!black}} sensors}}\hfill{{\Large\sffamily\bfseries MDPI}}\\
+{{\small ISSN 1424-8220}}\par\vspace{{1.2em}}
+\noindent\emph{{Article}}\par\vspace{{0.6em}}
+{{\raggedright\LARGE\bfseries {TITLE}\par}}\vspace{{1em}}
+\noindent{{\bfseries {names_line(last_sep=' and ', mark=',*')}\par}}\vspace{{1em}}
+\noindent\begin{{minipage}}[t]{{0.27\textwidth}}\footnotesize\raggedright
+\textbf{{Citation:}} {cite_line}\par\medskip
+Academic Editor: Maria Rossi\par\medskip
+Received: 12 March 2026\\ Revised: 30 July 2026\\ Accepted: 4 August 2026\\ Published: 24 November 2026\par\medskip
+\textbf{{Copyright:}} \copyright\ 2026 by the authors. Licensee MDPI, Basel, Switzerland. This article is an open access article distributed under the terms and conditions of the Creative Commons Attribution (CC BY) license.
+\end{{minipage}}\hfill
+\begin{{minipage}}[t]{{0.69\textwidth}}\small
+{AFFIL_LINES}\\ \textbf{{*}} Correspondence: {AUTHORS[0].email}\par\bigskip
+\noindent\textbf{{Abstract:}} {ABSTRACT}\par\medskip
+\noindent\textbf{{Keywords:}} {KW}
+\end{{minipage}}\par\bigskip
+"""
+    return Style("mdpi_like", "MDPI look (article, one column): journal masthead and ISSN line, left sidebar with "
+                 "Citation/Received/Copyright, run-in `Abstract:`, `1.` / `2.1.` headings, numbered `1.` references",
+                 "[10pt,a4paper]{article}", preamble, front, arabic_dotted("."), twocolumn=False, caption_sep=". ",
+                 refs=30, bib="items", bibitem=mdpi_item,
+                 running=["Sensors 2026, 26, 1234", "https://doi.org/10.3390/s26011234",
+                          "https://www.mdpi.com/journal/sensors", "Academic Editor: Maria Rossi",
+                          "Licensee MDPI, Basel, Switzerland"])
+
+
+def frontiers_like() -> Style:
+    footer_r = "November 2026 | Volume 20 | Article 1234567"
+    footer_l = "Frontiers in Neuroscience | www.frontiersin.org"
+    preamble = COMMON + rf"""
+\usepackage{{mathptmx}}
+\usepackage[a4paper,top=2.2cm,bottom=2.4cm,left=1.8cm,right=1.8cm,columnsep=0.7cm]{{geometry}}
+\usepackage{{xcolor}}
+\usepackage[authoryear,round]{{natbib}}
+\usepackage{{caption}}
+\DeclareCaptionLabelSeparator{{bar}}{{ | }}
+\captionsetup{{labelsep=bar,labelfont=bf,font=small}}
+\renewcommand{{\figurename}}{{FIGURE}}\renewcommand{{\tablename}}{{TABLE}}
+""" + titlesec(r"\normalfont\bfseries", r"\normalfont\bfseries", r"\normalfont\bfseries\itshape", upper1=True) + rf"""
+\usepackage{{fancyhdr}}
+\pagestyle{{fancy}}\fancyhf{{}}
+\fancyhead[L]{{\small Moreau et al.}}\fancyhead[R]{{\small {SHORT_TITLE}}}
+\fancyfoot[L]{{\footnotesize {footer_l.replace('|', '$|$')}}}\fancyfoot[C]{{\footnotesize\thepage}}\fancyfoot[R]{{\footnotesize {footer_r.replace('|', '$|$')}}}
+\fancypagestyle{{first}}{{\fancyhf{{}}\renewcommand{{\headrulewidth}}{{0pt}}\fancyfoot[L]{{\footnotesize {footer_l.replace('|', '$|$')}}}\fancyfoot[C]{{\footnotesize\thepage}}\fancyfoot[R]{{\footnotesize {footer_r.replace('|', '$|$')}}}}}"""
+    citation = ("Moreau L, Østergaard J, Raghunathan P and Okafor DK (2026) " + TITLE +
+                ". Front. Neurosci. 20:1234567. doi: 10.3389/fnins.2026.1234567")
+    front = rf"""\twocolumn[{{
+\noindent{{\sffamily\bfseries\color{{red!60!black}} ORIGINAL RESEARCH}}\hfill\begin{{minipage}}[t]{{0.4\textwidth}}\raggedleft\footnotesize published: 24 November 2026\\ doi: 10.3389/fnins.2026.1234567\end{{minipage}}\par\vspace{{1.5em}}
+\noindent\begin{{minipage}}[t]{{0.25\textwidth}}\scriptsize\raggedright
+{{\bfseries OPEN ACCESS}}\par\medskip
+\textbf{{Edited by:}}\\ Maria Rossi, University of Bologna, Italy\par\medskip
+\textbf{{Reviewed by:}}\\ Kenji Tanaka, Kyoto University, Japan\par\medskip
+\textbf{{*Correspondence:}}\\ {AUTHORS[0].name}\\ {AUTHORS[0].email}\par\medskip
+\textbf{{Specialty section:}}\\ This article was submitted to Neural Technology, a section of the journal Frontiers in Neuroscience\par\medskip
+\textbf{{Received:}} 12 March 2026\\ \textbf{{Accepted:}} 4 August 2026\\ \textbf{{Published:}} 24 November 2026\par\medskip
+\textbf{{Citation:}}\\ {citation}
+\end{{minipage}}\hfill
+\begin{{minipage}}[t]{{0.71\textwidth}}
+{{\raggedright\LARGE\bfseries {TITLE}\par}}\vspace{{1em}}
+{{\bfseries {names_line(last_sep=' and ', mark='*')}\par}}\vspace{{0.6em}}
+{{\small\itshape {AFFIL_LINES}\par}}\vspace{{1em}}
+{{\small {ABSTRACT}\par}}\vspace{{0.8em}}
+{{\small \textbf{{Keywords:}} {', '.join(KEYWORDS)}\par}}
+\end{{minipage}}\par\vspace{{2em}}}}]
+\thispagestyle{{first}}
+"""
+    return Style("frontiers_like", "Frontiers look (article+twocolumn): left sidebar with Edited by/Received/Citation, "
+                 "abstract without a heading, capitals headings, `FIGURE 1 |` legends, `TABLE 1 |` above tables, "
+                 "author-year references", "[10pt,a4paper,twocolumn]{article}", preamble, front, arabic_dotted(),
+                 upper_levels=(1,), table_name="TABLE", figure_name="FIGURE", caption_sep=" | ", cite="citep",
+                 refs=38, bib="items", bibitem=frontiers_item, bib_heading="REFERENCES", ack_heading="Acknowledgments",
+                 back_sections=[("Data Availability Statement", "The benchmarks are public; the splits we used are "
+                                 "listed in the supplementary material."),
+                                ("Author Contributions", "LM and JO designed the method, PR ran the experiments and "
+                                 "DKO supervised the analysis. All authors approved the submitted version."),
+                                ("Conflict of Interest", "The authors declare that the research was conducted in the "
+                                 "absence of any commercial or financial relationships.")],
+                 running=["Moreau et al.", SHORT_TITLE, footer_l, footer_r,
+                          "This article was submitted to Neural Technology",
+                          "Edited by: Maria Rossi, University of Bologna, Italy"])
+
+
+def iop_like() -> Style:
+    head = "J. Phys. Commun. 10 (2026) 115001"
+    doi = "https://doi.org/10.1088/2399-6528/ad1234"
+    preamble = COMMON + rf"""
+\usepackage{{mathptmx}}
+\usepackage[a4paper,top=2.4cm,bottom=2.4cm,left=5.2cm,right=1.8cm,marginparwidth=3.4cm,marginparsep=0.6cm]{{geometry}}
+\usepackage{{xcolor}}
+\usepackage[labelsep=period,labelfont=bf,font=small]{{caption}}
+""" + titlesec(r"\normalfont\bfseries", r"\normalfont\bfseries\itshape", r"\normalfont\itshape", ".") + rf"""
+\usepackage{{fancyhdr}}
+\pagestyle{{fancy}}\fancyhf{{}}\renewcommand{{\headrulewidth}}{{0pt}}
+\fancyhead[L]{{\small {head}}}\fancyhead[R]{{\small L Moreau et al}}
+\fancypagestyle{{first}}{{\fancyhf{{}}\renewcommand{{\headrulewidth}}{{0pt}}\fancyhead[L]{{\small {head}\hfill {doi}}}}}
+\reversemarginpar"""
+    side = (r"\marginpar{\raggedright\scriptsize\sffamily {\bfseries OPEN ACCESS}\par\medskip RECEIVED\\ 12 March 2026\par"
+            r"\medskip REVISED\\ 30 July 2026\par\medskip ACCEPTED FOR PUBLICATION\\ 4 August 2026\par\medskip PUBLISHED\\ "
+            r"24 November 2026\par\medskip Original content from this work may be used under the terms of the "
+            r"Creative Commons Attribution 4.0 licence.}")
+    front = rf"""\thispagestyle{{first}}
+\noindent{{\sffamily\bfseries\large Journal of Physics Communications}}\par\vspace{{1.2em}}
+\noindent{{\sffamily\bfseries PAPER}}\par\vspace{{0.8em}}
+{{\raggedright\LARGE\sffamily {TITLE}\par}}\vspace{{1em}}
+\noindent{side}{{\sffamily {names_line(last_sep=' and ')}\par}}\vspace{{0.5em}}
+\noindent{{\small {AFFIL_LINES}\par}}\vspace{{0.3em}}
+\noindent{{\small E-mail: {AUTHORS[0].email}\par}}\vspace{{0.4em}}
+\noindent{{\small Keywords: {', '.join(KEYWORDS)}\par}}\vspace{{1em}}
+\noindent{{\bfseries Abstract}}\par\smallskip
+\noindent{{\small {ABSTRACT}\par}}\vspace{{1em}}
+"""
+    return Style("iop_like", "IOP look (article, one column, wide left margin): journal name and PAPER label, margin "
+                 "sidebar with RECEIVED/PUBLISHED lines, `1.` / `2.1.` headings, numbered IOP references",
+                 "[10pt,a4paper]{article}", preamble, front, arabic_dotted("."), twocolumn=False, caption_sep=". ",
+                 refs=20, bib="items", bibitem=iop_item,
+                 running=[head, doi, "L Moreau et al",
+                          "Original content from this work may be used under the terms of the Creative Commons"])
+
+
+def mnras() -> Style:
+    names = (", ".join(rf"{a.name}$^{{{a.affil + 1}}}$" + (rf"\thanks{{E-mail: {a.email}}}" if i == 0 else "")
+                       for i, a in enumerate(AUTHORS[:-1])) + rf" and {AUTHORS[-1].name}$^{{{AUTHORS[-1].affil + 1}}}$")
+    affs = r"\\".join(rf"$^{{{i + 1}}}${affil(i)}" for i in range(len(AFFILIATIONS)))
+    front = rf"""\title[{SHORT_TITLE}]{{{TITLE}}}
+\author[L. Moreau et al.]{{{names}\\
+{affs}}}
+\date{{Accepted 2026 August 4. Received 2026 July 30; in original form 2026 March 12}}
+\pubyear{{2026}}
+\label{{firstpage}}
+\pagerange{{1--12}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\begin{{keywords}}
+{' -- '.join(KEYWORDS)}
+\end{{keywords}}
+"""
+    return Style("mnras", "MNRAS (mnras.cls): two-column, capitals numbered headings, full-width floats, author-year "
+                 "references, running heads and `MNRAS 000, 1-12 (2026)` footers, closing typeset-by line",
+                 "[fleqn,usenatbib]{mnras}", COMMON + "\n\\usepackage{mathptmx}", front, arabic_dotted(), upper_levels=(1,), caption_sep=". ",
+                 cite="citep", refs=27, bst="mnras", bib_heading="REFERENCES", ack_heading="Acknowledgements",
+                 back_sections=[("Data Availability", "The data underlying this article will be shared on "
+                                 "reasonable request to the corresponding author.")],
+                 end=r"\bsp" + "\n" + r"\label{lastpage}", appendix=appendix_numbers("APPENDIX {L}: ", "{L}{n} "),
+                 running=["L. Moreau et al.", SHORT_TITLE, "MNRAS 000, 1-12 (2026)",
+                          "This paper has been typeset from a TeX/LaTeX file prepared by the author"])
+
+
+def pmlr() -> Style:
+    names = r" \AND ".join(rf"\Name{{{a.name}}} \Email{{{a.email}}}\\ \addr {affil(a.affil)}" for a in AUTHORS)
+    front = rf"""\title[{SHORT_TITLE}]{{{TITLE}}}
+\author{{{names}}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\begin{{keywords}}
+{', '.join(KEYWORDS).capitalize()}
+\end{{keywords}}
+"""
+    preamble = r"""\jmlrvolume{289}
+\jmlryear{2026}
+\jmlrworkshop{Proceedings of the Conference on Health, Inference, and Learning}
+\jmlrproceedings{PMLR}{Proceedings of Machine Learning Research}
+\usepackage{tikz}"""
+    return Style("pmlr", "PMLR / JMLR W&CP (jmlr.cls): single column, `1. Introduction` headings, `Table 1:` above "
+                 "tables, author-year references, proceedings header and running heads", "[pmlr]{jmlr}", preamble,
+                 front, arabic_dotted("."), twocolumn=False, caption_sep=": ", cite="citep", refs=20, bst="plainnat",
+                 appendix=appendix_numbers("Appendix {L}. ", "{L}.{n}. "),
+                 sentences=-1, running=[SHORT_TITLE, "Proceedings of Machine Learning Research 289",
+                                        " ".join(a.last for a in AUTHORS)])
+
+
+STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
+          copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr]
