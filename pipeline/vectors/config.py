@@ -9,8 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-BM25_K1 = 1.5  # term-frequency saturation
-BM25_B = 0.75  # length normalisation
+BM25_K1 = 0.9  # term-frequency saturation (measured with word pairs: 0.9 / 0.4 beat 1.2 / 0.75 and 1.5 / 0.75)
+BM25_B = 0.4  # length normalisation (chunks are of similar length; the short ones end a page)
 DEFAULT_BATCH_SIZE = 32  # texts or images per forward pass
 
 

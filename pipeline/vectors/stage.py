@@ -177,7 +177,13 @@ def _per_paper(counts: dict[tuple[str, str, str], int]) -> dict[str, int]:
 def paper_fingerprint(coll: Collection, settings, fingerprints: dict[str, dict[str, str]], pdf_id: str) -> str:
     """What the vector ledger records for a paper encoded with its current cells (images: at the current dpi)."""
     fp = fingerprints[coll.modality].get(pdf_id, EMPTY)
-    return f"{fp}@{settings.vectors.image_dpi}dpi" if coll.modality == "image" and fp != EMPTY else fp
+    if fp == EMPTY:
+        return fp
+    if coll.modality == "image":
+        return f"{fp}@{settings.vectors.image_dpi}dpi"
+    if coll.embed_type == "bm25":  # the analyzer and its constants shape every vector: a change re-encodes
+        return f"{fp}@{bm25.ANALYZER}:k1={settings.vectors.bm25_k1}:b={settings.vectors.bm25_b}"
+    return fp
 
 
 def _fingerprint(coll: Collection, settings, state: _State, pdf_id: str) -> str:
