@@ -76,7 +76,15 @@ def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: 
             bib = bib[:k]
             break
     # footnotes set at the bottom of a bibliography column are smaller than the entries
-    return [r for r in bib if r.size >= size - 0.5]
+    bib = [r for r in bib if r.size >= size - 0.5]
+    # a page number the rows builder kept: a bare number ending its page
+    bib = [r for k, r in enumerate(bib) if not (r.text.isdigit() and (k + 1 == len(bib) or bib[k + 1].page != r.page))]
+    # two-column pages: left column, then right (a last left-column row may have been read as a footer)
+    out: list[Row] = []
+    for page in dict.fromkeys(r.page for r in bib):
+        on = [r for r in bib if r.page == page]
+        out += sorted(on, key=lambda r: (r.column, r.y0)) if all(r.column for r in on) else on
+    return out
 
 
 def _numbered_starts(rows: list[Row]) -> list[bool | None] | None:
