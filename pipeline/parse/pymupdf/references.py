@@ -207,6 +207,8 @@ def _join(lines: list[str], vocab: set[str]) -> str:
             out = out + line if keep else out[:-1] + line
         elif out.endswith("-") and len(out) > 1 and out[-2].isalpha():
             out += line  # "Lee-" + "Thorp": a real hyphen, no space
+        elif re.search(r"\d[–-]$", out) and line[:1].isdigit():
+            out += line  # a page range broken at its dash: "379–" + "423"
         else:
             out += " " + line
     return re.sub(r"\s+", " ", out).strip()
