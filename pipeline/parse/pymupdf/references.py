@@ -2,9 +2,10 @@
 
 The bibliography runs from the References/Bibliography heading to the next heading (an appendix) or the end of
 the document; without a heading (revtex, Nature) it is the last run of labels counting up from [1] / 1.
-Running headers inside it (a margin row in a type size the entries do not use) are dropped. How entries start
+Running headers inside it (the same text near the top or bottom edge of three pages) are dropped. How entries start
 is decided per bibliography by evidence, in this order:
-1. labels ("[12]", "12.", "[KS05]") when the list begins with one and they recur (numbered labels must count up);
+1. labels ("[12]", "12.", "(12)", a bare "12", "[KS05]") when the list begins with one and they recur (numbered
+   labels must count up);
 2. a hanging indent (first line at the column's left edge, the rest indented), per page and column;
 3. without indent: a row that looks like the start of an author list ("Surname, I.", "Surname AB,",
    "I. Surname", "Surname I. J.,", particles like "van der") right after a row that ended an entry (a period,
@@ -24,7 +25,9 @@ from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis
 
 HEADING = re.compile(r"((\d+|[IVX]+)\.?\s*)?(references?|bibliography|literature cited|works cited)", re.I)
-LABEL = re.compile(r"(\[\d{1,3}\]|\d{1,3}\.)\s")
+LABEL = re.compile(r"(\[\d{1,3}\]|\d{1,3}\.|\(\d{1,3}\)|\d{1,3}(?=\s+[A-Z\u00C0-\u024F]))\s")  # [1] 1. (1) or a bare 1
+HEAD_LABEL = re.compile(r"(\[1\]|1\.)\s")  # how an unheaded numbered list begins
+YEAR = re.compile(r"\b(1[89]|20)\d\d\b")
 ALPHA_LABEL = re.compile(r"\[[A-Za-z][^\]\s]{1,12}\]\s")
 URLISH = re.compile(r"(https?://|www\.|doi\.org|arxiv\.org)\S*$", re.I)
 
@@ -33,15 +36,14 @@ def _unheaded_start(rows: list[Row]) -> int | None:
     """Index of the row starting the last run of labels that counts up from 1 ([1] [2] [3] [4] ...)."""
     found = None
     for i, r in enumerate(rows):
-        m = LABEL.match(r.text + " ")
-        if not m or re.match(r"\[?(\d+)", r.text).group(1) != "1":
+        if not HEAD_LABEL.match(r.text + " "):
             continue
         expected = 2
         for q in rows[i + 1 : i + 80]:
             mq = LABEL.match(q.text + " ")
-            if mq and int(re.match(r"\[?(\d+)", q.text).group(1)) == expected:
+            if mq and int(re.match(r"[\[(]?(\d+)", q.text).group(1)) == expected:
                 expected += 1
-        if expected >= 5:
+        if expected >= 5 and sum(1 for q in rows[i : i + 40] if YEAR.search(q.text)) >= 0.2 * len(rows[i : i + 40]):
             found = i
     return found
 
@@ -113,7 +115,7 @@ def _increasing(rows: list[Row], hits: list[bool]) -> list[bool]:
     expected = None
     out = []
     for row, hit in zip(rows, hits):
-        n = int(re.match(r"\[?(\d+)", row.text).group(1)) if hit else None
+        n = int(re.match(r"[\[(]?(\d+)", row.text).group(1)) if hit else None
         ok = hit and (expected is None or n == expected)
         if ok:
             expected = n + 1
@@ -145,8 +147,17 @@ def _indent_starts(rows: list[Row]) -> list[bool | None]:
     """Hanging indent per page and column; where a column shows no indent, an author-list start after a row
     that ended an entry, and only where that finds nothing, a larger line gap, starts an entry."""
     starts: list[bool | None] = [False] * len(rows)
+    # the left edge of a column is shared by the pages of one parity (mirrored margins), so a column holding
+    # only the continuation of an entry is seen as indented
+    edges: dict[tuple[int, int], float] = {}
+    for r in rows:
+        key = (r.column, r.page % 2)
+        edges[key] = min(edges.get(key, r.x0), r.x0)
     for idx in _groups(rows):
         left = min(rows[i].x0 for i in idx)
+        edge = edges[(rows[idx[0]].column, rows[idx[0]].page % 2)]
+        if left > edge + 4 and left - edge < 40:
+            left = edge
         indented = [i for i in idx if rows[i].x0 > left + 4]
         if indented and len(indented) < len(idx):
             for i in idx:
