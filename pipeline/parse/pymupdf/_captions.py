@@ -99,8 +99,13 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
     for ln in lines:
         if rows:
             a = rows[-1][-1].bbox
-            if min(a[3], ln.bbox[3]) - max(a[1], ln.bbox[1]) > 0.5 * min(a[3] - a[1], ln.bbox[3] - ln.bbox[1]) and ln.bbox[0] >= a[2] - 2:
+            row = union([x.bbox for x in rows[-1]])
+            overlap = min(row[3], ln.bbox[3]) - max(row[1], ln.bbox[1])
+            if overlap > 0.5 * min(a[3] - a[1], ln.bbox[3] - ln.bbox[1]) and ln.bbox[0] >= a[2] - 2:
                 rows[-1].append(ln)
+                continue
+            if overlap > 0 and ln.size < 0.85 * max(x.size for x in rows[-1]):
+                rows[-1].append(ln)  # a sub- or superscript of inline maths, extracted as its own line
                 continue
         rows.append([ln])
     return rows
@@ -134,7 +139,8 @@ def _paragraph(lines: list[Line], width: tuple[float, float]) -> list[Line]:
         if m and _label_distinct(row[0], m, 99.0):
             break  # the next caption
         centred = abs((prev[0] + prev[2]) / 2 - (left + right) / 2) < 0.06 * full and prev[0] > left + 0.05 * full
-        if prev[2] < right - 0.15 * full and not centred and len(out) > 1:
+        ends = out[-1][-1].text.rstrip().endswith((".", ":", ")", "]"))
+        if prev[2] < right - 0.15 * full and ends and not centred and len(out) > 1:
             break  # the short last line of a justified paragraph
         if centred and box[0] < prev[0] - 0.05 * full and (box[0] + box[2]) / 2 < (left + right) / 2 - 0.06 * full:
             break  # a centred caption followed by left-aligned text
@@ -142,14 +148,20 @@ def _paragraph(lines: list[Line], width: tuple[float, float]) -> list[Line]:
     return [ln for row in out for ln in row]
 
 
-def _title_below(p: PageAnalysis, bi: int, last: Line) -> list[Line]:
-    """A label alone in its block ("TABLE II") takes the title set right under it in the next block."""
+def _next_blocks(p: PageAnalysis, bi: int, lines: list[Line], label_only: bool) -> list[Line]:
+    """A caption whose block ends mid-sentence (a hanging-indented caption split into two blocks, JMLR) or with
+    its label alone ("TABLE II" over a small-caps title) goes on in the block set right under it."""
+    out: list[Line] = []
     for b in p.blocks[bi + 1: bi + 4]:
+        last = (out or lines)[-1]
+        if not label_only and last.text.rstrip().endswith((".", ":", ")", "]")):
+            break
         ln = b.lines[0]
-        if 0 <= ln.bbox[1] - last.bbox[3] <= 1.2 * last.size and x_overlap(ln.bbox, last.bbox) > 0 \
-                and abs(ln.size - last.size) <= 0.6:
-            return _paragraph(b.lines, (b.bbox[0], b.bbox[2]))
-    return []
+        if -0.5 * last.size <= ln.bbox[1] - last.bbox[3] <= 1.2 * last.size and x_overlap(ln.bbox, last.bbox) > 0 \
+                and abs(ln.max_size - last.max_size) <= 0.6 and not _LABEL.match(ln.text):
+            out += _paragraph(b.lines, (b.bbox[0], b.bbox[2]))
+            label_only = False
+    return out
 
 
 def _candidates(analysis: DocumentAnalysis) -> list[Caption]:
@@ -173,8 +185,8 @@ def _candidates(analysis: DocumentAnalysis) -> list[Caption]:
                 rank = 2 if sep in _STRONG_SEPS or sep == "" or distinct else 1
                 width = (min(ln.bbox[0] for ln in b.lines[li:]), max(ln.bbox[2] for ln in b.lines[li:]))
                 lines = _paragraph(b.lines[li:], width)
-                if len(lines) == 1 and not rest.strip():
-                    lines += _title_below(p, bi, line)
+                if lines[-1] is b.lines[-1]:
+                    lines += _next_blocks(p, bi, lines, len(lines) == 1 and not rest.strip())
                 kind = "table" if m.group("word").lower().startswith("tab") else "figure"
                 number = (m.group("supp") and "S" or "") + m.group("num").rstrip(".")
                 found.append(Caption(kind, number, sep, join_lines([ln.text for ln in lines]),
