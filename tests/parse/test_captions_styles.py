@@ -49,6 +49,8 @@ def test_ieee_tables_above_and_roman_labels():
     for t in paper.tables:  # the body sits under its caption: every row of the table, no figure frame
         assert t.html.count("<tr>") == 5 if "III" not in t.caption else t.html.count("<tr>") == 4
         assert "Oracle" in t.html and t.bbox[3] < 60
+    # each caption claims its own table, also where Table II is printed higher on the page than Table I
+    assert "Acc-A" in paper.tables[0].html and "Train" in paper.tables[1].html and "<th>H</th>" in paper.tables[2].html
     wide = paper.tables[2]
     assert wide.bbox[2] > 200  # the table* spans both columns
     assert [f.caption for f in paper.figures] == [
