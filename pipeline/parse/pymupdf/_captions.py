@@ -164,6 +164,34 @@ def _next_blocks(p: PageAnalysis, bi: int, lines: list[Line], label_only: bool) 
     return out
 
 
+def _side_pieces(p: PageAnalysis, block: Block, lines: list[Line]) -> list[Line]:
+    """Pieces of the caption's last line that PyMuPDF put in blocks of their own (inline maths splits a
+    full-width IEEE caption line into side-by-side blocks), with the lines under them, left to right."""
+    last = lines[-1].bbox
+    caps = max(ln.max_size for ln in lines)
+    pieces = []
+    for ob in p.blocks:
+        if ob is block or not ob.lines or ob.lines[0].bbox[0] <= last[0] + 20:
+            continue
+        first = ob.lines[0].bbox
+        overlap = min(first[3], last[3]) - max(first[1], last[1])
+        if overlap < 0.5 * min(first[3] - first[1], last[3] - last[1]):
+            continue
+        if any(abs(ln.max_size - caps) > 0.6 and ln.size >= 0.85 * caps for ln in ob.lines):
+            continue  # text in another type size: body text or a table beside the caption
+        if any(_LABEL.match(ln.text) for ln in ob.lines):
+            continue
+        pieces.append(ob)
+    out: list[Line] = []
+    right = last[2]
+    for ob in sorted(pieces, key=lambda ob: ob.lines[0].bbox[0]):
+        if ob.lines[0].bbox[0] - right > 40:
+            break  # the row's pieces must adjoin one another
+        out += ob.lines
+        right = max(right, max(ln.bbox[2] for ln in ob.lines if ln.bbox[1] < last[3]))
+    return out
+
+
 def _candidates(analysis: DocumentAnalysis) -> list[Caption]:
     body = analysis.body_size
     found: list[Caption] = []
@@ -185,6 +213,8 @@ def _candidates(analysis: DocumentAnalysis) -> list[Caption]:
                 rank = 2 if sep in _STRONG_SEPS or sep == "" or distinct else 1
                 width = (min(ln.bbox[0] for ln in b.lines[li:]), max(ln.bbox[2] for ln in b.lines[li:]))
                 lines = _paragraph(b.lines[li:], width)
+                if lines[-1] is b.lines[-1]:
+                    lines += _side_pieces(p, b, lines)
                 if lines[-1] is b.lines[-1]:
                     lines += _next_blocks(p, bi, lines, len(lines) == 1 and not rest.strip())
                 kind = "table" if m.group("word").lower().startswith("tab") else "figure"
