@@ -7,10 +7,11 @@ Called once per document by DocumentFacts.figures (typing-only import of facts: 
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pipeline.parse.pymupdf._captions import Caption
-from pipeline.parse.pymupdf._floats import GAP, graphics, region
+from pipeline.parse.pymupdf._floats import GAP, graphics, region, side_region, text_float
 from pipeline.parse.pymupdf._geometry import inside, x_overlap
 from pipeline.parse.pymupdf.page import PageAnalysis, Rect
 
@@ -38,7 +39,7 @@ def _figures_above(facts: DocumentFacts) -> bool:
         p = facts.pages[cap.page - 1]
         rects = list(p.image_rects) + [(d["rect"].x0, d["rect"].y0, d["rect"].x1, d["rect"].y1) for d in p.drawings]
         near = [r for r in rects if x_overlap(r, cap.bbox) > 0]
-        up = min((cap.bbox[1] - r[3] for r in near if r[3] <= cap.bbox[1] + 3), default=1e9)
+        up = min((cap.bbox[1] - r[3] for r in near if r[3] <= cap.bbox[1] + max(3.0, 0.8 * cap.size)), default=1e9)
         down = min((r[1] - cap.bbox[3] for r in near if r[1] >= cap.bbox[3] - 3), default=1e9)
         if min(up, down) < GAP:
             votes += 1 if up <= down else -1
@@ -63,8 +64,17 @@ def find_figures(facts: DocumentFacts) -> list[tuple[int, Rect, str]]:
         drawn = graphics(p, tables)
         blocks = others + tables
         box = region(facts, p, cap, above, body, drawn, blocks) or region(facts, p, cap, not above, body, drawn, blocks)
+        if box is None:  # a caption line cut into pieces (inline maths) under a full-width figure
+            left, right = facts.text_areas[p.number]
+            wide = replace(cap, bbox=(min(left, cap.bbox[0]), cap.bbox[1], max(right, cap.bbox[2]), cap.bbox[3]))
+            box = region(facts, p, wide, above, body, drawn, blocks)
+        if box is None:
+            box = side_region(facts, p, cap, drawn)
         if box is None and facts.use_layout:
             box = _layout_region(p, cap, tables)
+        if box is None:
+            xr = facts.anchor_range(p, cap.bbox)
+            box = text_float(p, cap, above, body, xr[1] - xr[0], xr, blocks)
         if box is not None:
             found.append((cap.page, box, cap.text))
     return found

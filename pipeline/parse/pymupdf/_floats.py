@@ -53,13 +53,15 @@ def region(facts: DocumentFacts, p: PageAnalysis, cap: Caption, above: bool, bod
     texts = [ln.bbox for ln in p.lines if x_overlap(ln.bbox, band) > 0 and ln.bbox not in stops]
     # a graphic belongs to this float only if it lies mostly within the search range
     elems = [(g, True) for g in graphics if x_overlap(g, band) >= 0.6 * (g[2] - g[0])] + [(t, False) for t in texts]
+    # a picture's transparent margin may reach into the caption's first line
+    slack = max(3.0, 0.8 * cap.size)
     if above:
         limit = max((s[3] for s in stops if s[3] <= cap.bbox[1] + 1), default=0.0)
-        cands = [e for e in elems if e[0][3] <= cap.bbox[1] + 3 and e[0][1] >= limit - 2]
+        cands = [e for e in elems if e[0][3] <= cap.bbox[1] + (slack if e[1] else 3) and e[0][1] >= limit - 2]
         cands.sort(key=lambda e: -e[0][3])
     else:
         limit = min((s[1] for s in stops if s[1] >= cap.bbox[3] - 1), default=p.height)
-        cands = [e for e in elems if e[0][1] >= cap.bbox[3] - 3 and e[0][3] <= limit + 2]
+        cands = [e for e in elems if e[0][1] >= cap.bbox[3] - (slack if e[1] else 3) and e[0][3] <= limit + 2]
         cands.sort(key=lambda e: e[0][1])
     got: list[Rect] = []
     n_graphic = 0  # how many of `got` end with a graphic (trailing text is dropped)
@@ -83,3 +85,56 @@ def region(facts: DocumentFacts, p: PageAnalysis, cap: Caption, above: bool, bod
     labels = [ln.bbox for ln in p.lines if lo - 1 <= ln.bbox[1] and ln.bbox[3] <= hi + 1 and inside(ln.bbox, grow, 0)
               and ln.bbox not in stops]
     return union([box] + labels)
+
+
+def side_region(facts: DocumentFacts, p: PageAnalysis, cap: Caption, graphics: list[Rect]) -> Rect | None:
+    """A float set beside its caption (Nature's legend next to a two-thirds-width figure, JMLR's side captions):
+    the graphics left or right of the caption that overlap it vertically, within GAP of it, plus the graphics
+    stacked with them on that side."""
+    boxes = [g for g in graphics if (g[2] - g[0]) * (g[3] - g[1]) > 3000]
+
+    def beside(g: Rect) -> bool:
+        vertical = min(g[3], cap.bbox[3]) - max(g[1], cap.bbox[1]) > 0
+        return vertical and (0 <= cap.bbox[0] - g[2] <= GAP or 0 <= g[0] - cap.bbox[2] <= GAP)
+
+    seeds = [g for g in boxes if beside(g)]
+    if not seeds:
+        return None
+    left = seeds[0][2] <= cap.bbox[0] + 1
+    side = [g for g in graphics if (g[2] <= cap.bbox[0] + 1) == left and (g[0] >= cap.bbox[2] - 1) != left]
+    got = [seeds[0]]
+    grew = True
+    while grew:
+        grew = False
+        box = union(got)
+        for g in side:
+            if g not in got and x_overlap(g, box) > 0 and g[1] <= box[3] + GAP and g[3] >= box[1] - GAP:
+                got.append(g)
+                grew = True
+    box = union(got)
+    labels = [ln.bbox for ln in p.lines if inside(ln.bbox, box, 4)]
+    return union([box] + labels)
+
+
+def text_float(p: PageAnalysis, cap: Caption, above: bool, body: float, colw: float, xr: tuple[float, float],
+               stops: list[Rect]) -> Rect | None:
+    """A float typeset as text (an algorithm listing, a dialogue example): the run of non-prose lines next to
+    the caption, at most 28 pt from it and 2 lines apart, ending at running text or another float; 3 lines or more."""
+    band = (xr[0], 0.0, xr[1], 0.0)
+    lines = [ln for ln in p.lines if x_overlap(ln.bbox, band) > 0.5 * (ln.bbox[2] - ln.bbox[0])
+             and not inside(ln.bbox, cap.bbox, 1)]
+    lines.sort(key=lambda ln: -ln.bbox[3] if above else ln.bbox[1])
+    edge = cap.bbox[1] if above else cap.bbox[3]
+    got: list[Rect] = []
+    for ln in lines:
+        r = ln.bbox
+        if (r[3] > edge + 1) if above else (r[1] < edge - 1):
+            continue
+        gap = edge - r[3] if above else r[1] - edge
+        if gap > (28.0 if not got else 2.0 * body) or is_prose(ln, body, colw):
+            break
+        if any(x_overlap(r, s) > 0 and min(r[3], s[3]) - max(r[1], s[1]) > 0 for s in stops):
+            break
+        got.append(r)
+        edge = min(edge, r[1]) if above else max(edge, r[3])
+    return union(got) if len(got) >= 3 else None

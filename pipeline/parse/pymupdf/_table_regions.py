@@ -74,10 +74,16 @@ def _scan(facts: DocumentFacts, p: PageAnalysis, cap: Caption, below: bool, body
     if items and items[0][1] == "rule" or any(k == "rule" and gap(r, edge) < NEAR for r, k in items[:3]):
         pending: list[Rect] = []
         nbody = 0  # running-text-like lines since the last rule: one is a long table row, two are prose
+        last, last_kind = edge, ""
         for r, kind in items:
             nbody += kind == "body"
             if kind == "stop" or nbody >= 2:
                 break
+            complete = sum(1 for g in got if g[3] - g[1] <= 2.5) >= 2 and sum(1 for g in got if g[3] - g[1] > 2.5) >= 2
+            if complete and kind == last_kind == "rule" and gap(r, last) > 1.2 * body:
+                break  # rule, empty band, rule after a whole table: the frame of another float
+            last = max(last, far(r)) if below else min(last, far(r))
+            last_kind = kind
             if kind == "rule":
                 nbody = 0
                 if not got and gap(r, edge) > NEAR:

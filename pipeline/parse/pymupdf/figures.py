@@ -5,8 +5,11 @@ rectangles and vector-drawing paths) adjoining the caption on the figure side (a
 puts figures under their captions), bounded by running text, other captions and tables, plus the text labels
 lying inside or right next to those graphics. Drawings inside tables (their rules) and page-sized or white
 background fills are ignored, so decorations never form figures on their own: only a caption creates one.
-When no graphics are found (a figure typeset as text, an unusual drawing), the layout model's 'picture' region
-next to the caption is used, so the model runs only on those few pages. The bbox covers the graphics, not the
+When no graphics are found there: the search is widened to the whole text width (a caption cut into pieces by
+inline maths), then graphics set beside the caption (side legends: Nature, JMLR), then the layout model's 'picture'
+region next to the caption (so the model runs only on those few pages), then the run of non-prose text lines next
+to the caption (an algorithm listing typeset as text). Caption rules (TABLE I, FIG. 1:, Figure 1 |, ...) are in
+`_captions.py`. The bbox covers the graphics, not the
 caption, as (x0, y0, w, h).
 """
 from __future__ import annotations

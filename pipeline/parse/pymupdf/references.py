@@ -1,9 +1,18 @@
 """reference view: one row per bibliography entry.
 
-The bibliography runs from the References/Bibliography heading to the next heading (an appendix) or the end
-of the document. Entries are split on their labels ("[12]", "12.") when the list is numbered, otherwise on
-the hanging indent every common style uses (first line at the column's left edge, the rest indented), with
-a wider-than-usual line gap as the fallback for styles without indent.
+The bibliography runs from the References/Bibliography heading to the next heading (an appendix) or the end of
+the document; without a heading (revtex, Nature) it is the last run of labels counting up from [1] / 1.
+Running headers inside it (the same text near the top or bottom edge of three pages) are dropped. How entries start
+is decided per bibliography by evidence, in this order:
+1. labels ("[12]", "12.", "(12)", a bare "12", "[KS05]") when the list begins with one and they recur (numbered
+   labels must count up);
+2. a hanging indent (first line at the column's left edge, the rest indented), per page and column;
+3. without indent: a row that looks like the start of an author list ("Surname, I.", "Surname AB,",
+   "I. Surname", "Surname I. J.,", particles like "van der") right after a row that ended an entry (a period,
+   a closing parenthesis, a page range, a year, a DOI or URL); only where that finds nothing, a wider-than-usual
+   line gap (never at the top of a column, where an entry may continue).
+Entry text: lines joined with URLs kept intact; hyperref back-reference page lists ("... 2019. 1, 3, 6",
+"Cited on pages 2 and 5", "↑ 3") are stripped when the paper's entries show them.
 """
 from __future__ import annotations
 
@@ -11,35 +20,73 @@ import re
 from statistics import median
 
 from pipeline.document import Reference
-from pipeline.parse.pymupdf._sections_rows import Row
+from pipeline.parse.pymupdf._sections_rows import MARGIN, Row
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis
 
 HEADING = re.compile(r"((\d+|[IVX]+)\.?\s*)?(references?|bibliography|literature cited|works cited)", re.I)
-LABEL = re.compile(r"(\[\d{1,3}\]|\d{1,3}\.)\s")
+LABEL = re.compile(r"(\[\d{1,3}\]|\d{1,3}\.|\(\d{1,3}\)|\d{1,3}(?=\s+[A-Z\u00C0-\u024F]))\s")  # [1] 1. (1) or a bare 1
+HEAD_LABEL = re.compile(r"(\[1\]|1\.)\s")  # how an unheaded numbered list begins
+YEAR = re.compile(r"\b(1[89]|20)\d\d\b")
 ALPHA_LABEL = re.compile(r"\[[A-Za-z][^\]\s]{1,12}\]\s")
 URLISH = re.compile(r"(https?://|www\.|doi\.org|arxiv\.org)\S*$", re.I)
 
 
-def _bibliography(rows: list[Row], heads: dict[int, int], body: float) -> list[Row]:
+def _unheaded_start(rows: list[Row]) -> int | None:
+    """Index of the row starting the last run of labels that counts up from 1 ([1] [2] [3] [4] ...)."""
+    found = None
+    for i, r in enumerate(rows):
+        if not HEAD_LABEL.match(r.text + " "):
+            continue
+        expected = 2
+        for q in rows[i + 1 : i + 80]:
+            mq = LABEL.match(q.text + " ")
+            if mq and int(re.match(r"[\[(]?(\d+)", q.text).group(1)) == expected:
+                expected += 1
+        if expected >= 5 and sum(1 for q in rows[i : i + 40] if YEAR.search(q.text)) >= 0.2 * len(rows[i : i + 40]):
+            found = i
+    return found
+
+
+def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: dict[int, float]) -> list[Row]:
     starts = [i for i in heads if HEADING.fullmatch(rows[i].text)]
     if not starts:  # a References heading set in a style no other heading shares
-        starts = [r.index for r in rows if HEADING.fullmatch(r.text) and (r.bold or r.size > body or r.text.isupper())]
-    if not starts:
-        return []
-    start = max(starts)  # the last one: a paper may mention "References" in a table of contents
-    end = min((i for i in heads if i > start), default=len(rows))
-    bib = [r for r in rows[start + 1 : end] if r.text]
+        starts = [r.index for r in rows if HEADING.fullmatch(rows[r.index].text) and (r.bold or r.size > body or r.text.isupper())]
+    if starts:
+        start = max(starts) + 1  # the last one: a paper may mention "References" in a table of contents
+    else:
+        first = _unheaded_start(rows)
+        if first is None:
+            return []
+        start = first
+    end = min((i for i in heads if i >= start), default=len(rows))
+    bib = [r for r in rows[start:end] if r.text]
     if not bib:
         return bib
-    # an unnumbered title (ICML's "Supplementary Material for ...") ends the list as well
+    # running headers the rows builder kept (set just below its margin): the same text near the top or
+    # bottom edge of three pages or more
+    edge = 1.4 * MARGIN
+    pages: dict[str, set[int]] = {}
+    for r in rows:
+        if r.y0 < edge * heights[r.page] or r.y1 > (1 - edge) * heights[r.page]:
+            pages.setdefault(re.sub(r"\d+", "#", r.text.lower()), set()).add(r.page)
+    bib = [r for r in bib if len(pages.get(re.sub(r"\d+", "#", r.text.lower()), ())) < 3]
     size = median(r.size for r in bib)
+    # an unnumbered title (ICML's "Supplementary Material for ...") ends the list as well
     for k, r in enumerate(bib):
         if r.size > size + 1.5 and len(r.text) > 3:
             bib = bib[:k]
             break
     # footnotes set at the bottom of a bibliography column are smaller than the entries
-    return [r for r in bib if r.size >= size - 0.5]
+    bib = [r for r in bib if r.size >= size - 0.5]
+    # a page number the rows builder kept: a bare number ending its page
+    bib = [r for k, r in enumerate(bib) if not (r.text.isdigit() and (k + 1 == len(bib) or bib[k + 1].page != r.page))]
+    # two-column pages: left column, then right (a last left-column row may have been read as a footer)
+    out: list[Row] = []
+    for page in dict.fromkeys(r.page for r in bib):
+        on = [r for r in bib if r.page == page]
+        out += sorted(on, key=lambda r: (r.column, r.y0)) if all(r.column for r in on) else on
+    return out
 
 
 def _numbered_starts(rows: list[Row]) -> list[bool | None] | None:
@@ -68,7 +115,7 @@ def _increasing(rows: list[Row], hits: list[bool]) -> list[bool]:
     expected = None
     out = []
     for row, hit in zip(rows, hits):
-        n = int(re.match(r"\[?(\d+)", row.text).group(1)) if hit else None
+        n = int(re.match(r"[\[(]?(\d+)", row.text).group(1)) if hit else None
         ok = hit and (expected is None or n == expected)
         if ok:
             expected = n + 1
@@ -76,27 +123,79 @@ def _increasing(rows: list[Row], hits: list[bool]) -> list[bool]:
     return out
 
 
-def _indent_starts(rows: list[Row]) -> list[bool | None]:
-    """Hanging indent per page and column; where a column shows no indent, a larger line gap starts an entry."""
+# The first words of an entry: "Surname, I.", "Surname, Firstname", "Surname AB,", "Surname I. J.,", "I. J. Surname",
+# with particles and hyphenated or accented names; "Surname, I.;" AAAI, "Surname, I., &" APA.
+_NAME = r"(?:(?:van|von|de|der|den|del|della|da|di|du|la|le|ten|ter|dos|das|al|el|bin|St\.)\s+)*[A-Z\u00C0-\u024F][\w\u00C0-\u024F'’`´¨-]+"
+AUTHOR_START = re.compile(
+    rf"^(?:{_NAME}(?:\s{_NAME})?,\s+(?:[A-Z\u00C0-\u024F]\.[\s-]?)+"  # Surname, I. J.
+    rf"|{_NAME}(?:\s{_NAME})?,\s+[A-Z][a-z]+[\s,]"  # Surname, Firstname
+    rf"|{_NAME}(?:\s{_NAME})?\s+[A-Z]{{1,3}}(?:,|\.|\s+[A-Z][\w'’-]+\s+[A-Z]{{1,3}}[,.])"  # Surname AB, (Vancouver)
+    rf"|{_NAME}\s+(?:[A-Z]\.\s?-?)+,"  # Surname I. J., (MNRAS)
+    rf"|(?:[A-Z]\.\s?-?)+\s?{_NAME}[,.\s])"  # I. J. Surname
+)
+ENTRY_END = re.compile(r"([.)\]]|\d{4}[a-z]?|\d+\s*[-–]\s*\d+|\b\d+|https?://\S+|doi:\S+)\s*$")
+
+
+def _groups(rows: list[Row]) -> list[list[int]]:
     groups: dict[tuple[int, int], list[int]] = {}
     for i, r in enumerate(rows):
         groups.setdefault((r.page, r.column), []).append(i)
+    return list(groups.values())
+
+
+def _indent_starts(rows: list[Row]) -> list[bool | None]:
+    """Hanging indent per page and column; where a column shows no indent, an author-list start after a row
+    that ended an entry, and only where that finds nothing, a larger line gap, starts an entry."""
     starts: list[bool | None] = [False] * len(rows)
-    for idx in groups.values():
+    # the left edge of a column is shared by the pages of one parity (mirrored margins), so a column holding
+    # only the continuation of an entry is seen as indented
+    edges: dict[tuple[int, int], float] = {}
+    for r in rows:
+        key = (r.column, r.page % 2)
+        edges[key] = min(edges.get(key, r.x0), r.x0)
+    for idx in _groups(rows):
         left = min(rows[i].x0 for i in idx)
+        edge = edges[(rows[idx[0]].column, rows[idx[0]].page % 2)]
+        if left > edge + 4 and left - edge < 40:
+            left = edge
         indented = [i for i in idx if rows[i].x0 > left + 4]
-        if indented:
+        if indented and len(indented) < len(idx):
             for i in idx:
                 starts[i] = rows[i].x0 <= left + 2.5
             continue
+        ended = [i == 0 or bool(ENTRY_END.search(rows[i - 1].text)) for i in idx]
+        by_author = [e and bool(AUTHOR_START.match(rows[i].text)) for i, e in zip(idx, ended)]
+        if sum(by_author[1:]) >= max(1, len(idx) // 8):
+            for i, s in zip(idx, by_author):
+                starts[i] = s
+            continue
         gaps = [rows[b].y0 - rows[a].y1 for a, b in zip(idx, idx[1:]) if rows[b].y0 > rows[a].y0]
         usual = median(gaps) if gaps else 0.0
-        starts[idx[0]] = True
-        for a, b in zip(idx, idx[1:]):
-            starts[b] = rows[b].y0 - rows[a].y1 > usual + 2.0
+        starts[idx[0]] = ended[0]
+        for (a, b), e in zip(zip(idx, idx[1:]), ended[1:]):
+            starts[b] = e and rows[b].y0 - rows[a].y1 > usual + 2.0
     if starts:
         starts[0] = True
     return starts
+
+
+_BACKREF = [
+    re.compile(r"\s*\(?\b(?:cited|Cited)\s+on\s+pages?\s+[\d,\s–-]+(?:\s*and\s*\d+)?\.?\)?\s*$"),
+    re.compile(r"\s*↑\s*\d+(?:\s*,\s*\d+)*\s*$"),
+]
+_PAGE_LIST = re.compile(r"(?<=\.)\s+\d{1,3}(?:\s*,\s*\d{1,3})*\s*$")
+
+
+def _strip_backrefs(texts: list[str]) -> list[str]:
+    """Drop hyperref back-reference lists. The bare form ("... 2019. 1, 3, 6") is stripped only when most
+    entries end that way, so a real entry ending in "Stat. 35" is kept in papers without back-references."""
+    out = [t for t in texts]
+    for pattern in _BACKREF:
+        out = [pattern.sub("", t) for t in out]
+    bare = sum(1 for t in out if _PAGE_LIST.search(t))
+    if bare >= max(3, 0.4 * len(out)):
+        out = [_PAGE_LIST.sub("", t) for t in out]
+    return out
 
 
 def _vocabulary(rows: list[Row]) -> set[str]:
@@ -119,6 +218,8 @@ def _join(lines: list[str], vocab: set[str]) -> str:
             out = out + line if keep else out[:-1] + line
         elif out.endswith("-") and len(out) > 1 and out[-2].isalpha():
             out += line  # "Lee-" + "Thorp": a real hyphen, no space
+        elif re.search(r"\d[–-]$", out) and line[:1].isdigit():
+            out += line  # a page range broken at its dash: "379–" + "423"
         else:
             out += " " + line
     return re.sub(r"\s+", " ", out).strip()
@@ -127,7 +228,7 @@ def _join(lines: list[str], vocab: set[str]) -> str:
 def extract_references(facts: DocumentFacts | DocumentAnalysis) -> list[Reference]:
     facts = as_facts(facts)
     rows, heads = facts.headings
-    bib = _bibliography(rows, heads, facts.body_size)
+    bib = _bibliography(rows, heads, facts.body_size, {p.number: p.height for p in facts.pages})
     if not bib:
         return []
     starts = _numbered_starts(bib) or _indent_starts(bib)
@@ -143,4 +244,5 @@ def extract_references(facts: DocumentFacts | DocumentAnalysis) -> list[Referenc
     while entries and not re.search(r"\b(1[89]|20)\d\d", " ".join(r.text for r in entries[-1])):
         entries.pop()
     vocab = _vocabulary(rows)
-    return [Reference(i, _join([r.text for r in e], vocab), e[0].page) for i, e in enumerate(entries)]
+    texts = _strip_backrefs([_join([r.text for r in e], vocab) for e in entries])
+    return [Reference(i, t, e[0].page) for i, (t, e) in enumerate(zip(texts, entries))]

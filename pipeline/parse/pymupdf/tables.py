@@ -1,7 +1,9 @@
 """tables view: every captioned table, with its caption, an HTML rendering with row/column spans, and a bbox.
 
-Strategy (cheap first): the caption ("Table 2: ...") anchors the search; the table body is the run of
-horizontal rules (booktabs top/mid/bottom rules or a full grid) and non-prose text lines next to the caption,
+Strategy (cheap first): the caption ("Table 2: ...", "TABLE IV" + small-caps title, "Table 3 |"; rules in
+`_captions.py`) anchors the search; the table body is the run of
+horizontal rules (booktabs top/mid/bottom rules or a full grid; an empty band ends it) and non-prose text lines
+next to the caption,
 on the side where this document puts its tables (captions above or below, decided by a vote over the
 document). When that finds nothing: a grid of pictures next to the caption (a "table" of images), then the
 layout model's 'table'/'picture' region nearest the caption (the only place this view pays for the model:
