@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from pipeline.parse.pymupdf._heading_styles import MATH_FONT, Style, style_of, styled_headings, title_block_end
 from pipeline.parse.pymupdf._sections_rows import Row, build_rows
 from pipeline.parse.pymupdf.page import DocumentAnalysis
 
@@ -42,6 +43,10 @@ def _looks_like_heading(row: Row, body: float) -> bool:
     text = row.text
     if not (3 <= len(text) <= 110) or text.endswith((",", ";")) or text.count(",") > 2 or len(text.split()) > 16:
         return False
+    if sum(c.isalpha() for c in text) < 3 or MATH_FONT.match(row.font):
+        return False  # display math set large ("2 V T [KT"), not a heading
+    if row.italic and row.size >= body - 0.6 and re.match(r"[A-Z]\. [A-Z]", text) and not text.endswith("."):
+        return True  # IEEE subsections: "A. Core properties" in italics (_filter keeps them in roman papers only)
     if not ((row.bold and row.size >= body - 0.6) or row.size >= body + 1.0):
         # small caps (ICLR): capitals at body size, the rest of each word smaller and not bold
         if not (text.isupper() and row.size >= body - 0.2):
@@ -61,7 +66,7 @@ def _candidates(rows: list[Row], body: float) -> list[tuple[Row, str, int]]:
         title = m.group("title") if m else ""
         if m and "%" not in title and sum(c.isdigit() for c in title) <= 0.2 * len(title):
             num = m.group("num")
-            if num in ROMAN and m.group("dot") and (len(num) > 1 or num == "I"):
+            if num in ROMAN and m.group("dot") and (len(num) > 1 or num == "I" or title.isupper()):
                 num += "."  # roman ("IV. RESULTS"); _filter decides whether the paper numbers that way
             elif num in ROMAN and len(num) > 1:
                 num = ""  # "II Results" without a dot is too ambiguous
@@ -85,6 +90,8 @@ def _filter(cands: list[tuple[Row, str, int]]) -> list[tuple[Row, str, int]]:
     roman = {"I.", "II."} <= nums  # IEEE style: "I. INTRODUCTION", subsections "A. ..."
     fixed = []
     for row, num, level in cands:
+        if row.italic and not row.bold and not roman:
+            continue  # italic "A. ..." lines are subsections only under IEEE's roman numbering
         if num.endswith(".") and not roman:
             if len(num) > 2:
                 continue
@@ -171,7 +178,7 @@ def _join_wrapped(rows: list[Row], heads: dict[int, int]) -> None:
         nxt = rows[index + 1] if index + 1 < len(rows) else None
         if (
             nxt is not None and nxt.index not in heads and nxt.page == head.page and nxt.column == head.column
-            and _style(nxt) == _style(head) and -0.4 * (head.y1 - head.y0) <= nxt.y0 - head.y1 < 0.8 * (head.y1 - head.y0)
+            and style_of(nxt)[:3] == style_of(head)[:3] and nxt.italic == head.italic and -0.4 * (head.y1 - head.y0) <= nxt.y0 - head.y1 < 0.8 * (head.y1 - head.y0)
             and len(nxt.text) < 80 and not nxt.text.endswith((".", ":"))
             # the continuation hangs under the title after the number, or the next word would not have fit
             and (nxt.x0 > head.x0 + 4 or head.x1 + 0.5 * head.size * len(nxt.text.split()[0]) > _right_edge(rows, head))
@@ -185,9 +192,18 @@ def detect_headings(analysis: DocumentAnalysis) -> tuple[list[Row], dict[int, in
     """Rows of the document and {row index: level} of its headings (DocumentFacts.headings caches them: the
     reference view needs the same headings, to find where the bibliography starts and ends)."""
     rows = build_rows(analysis)
+    # nothing above the first heading of page 1 (Abstract, Introduction) is a heading: title, authors
+    start = title_block_end(rows)
     heads: dict[int, int] = {}
-    for row, num, level in _filter(_candidates(rows, analysis.body_size)):
+    styles: dict[int, Counter[Style]] = {}
+    for row, num, level in _filter(_candidates(rows[start:], analysis.body_size)):
         heads[row.index] = level
+        if num:
+            styles.setdefault(level, Counter())[style_of(row)] += 1
+    numbered = {lvl: c.most_common(1)[0][0] for lvl, c in styles.items()}
+    for index, level in styled_headings(rows, analysis.body_size, numbered).items():
+        if index not in heads or not numbered:  # an unnumbered paper: the style's rank beats the name's level 1
+            heads[index] = level
     outline = _from_outline(analysis, rows, heads) if analysis.doc.get_toc() else {}
     for index, level in outline.items():
         # printed numbering beats the outline's nesting (some outlines flatten or over-nest appendices)

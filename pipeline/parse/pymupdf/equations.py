@@ -19,7 +19,7 @@ from pipeline.parse.pymupdf._geometry import hrules, inside, is_prose, to_bbox, 
 from pipeline.parse.pymupdf._latex_build import glyph_atoms, render
 from pipeline.parse.pymupdf._latex_symbols import math_share
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
-from pipeline.parse.pymupdf.page import DocumentAnalysis, Line, PageAnalysis, Rect
+from pipeline.parse.pymupdf.page import INK, DocumentAnalysis, Line, PageAnalysis, Rect
 
 TAG = re.compile(r"^\(\s*([A-Z]?\d+(?:\.\d+)?[a-z]?)\s*\)$")
 
@@ -94,7 +94,7 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis) -> list[tuple[Rect, l
     cands: list[Line] = []
     others: list[Line] = []  # short non-math lines: words inside a display ("softmax", "where") or labels
     for ln in p.lines:
-        if any(inside(ln.bbox, s, 2) for s in skip):
+        if ln.running or any(inside(ln.bbox, s, 2) for s in skip):  # running heads, page numbers, floats
             continue
         x0, x1 = facts.column_range(p, ln.bbox)
         if _tag(ln) is not None or _is_math_line(ln):
@@ -143,6 +143,8 @@ def _chars(raw: dict, box: Rect) -> list[tuple[str, Rect, str, float]]:
             continue
         for ln in b["lines"]:
             for s in ln["spans"]:
+                if not s.get("char_flags", INK) & INK:  # invisible (render mode 3) text, e.g. hidden TeX source
+                    continue
                 for c in s["chars"]:
                     r = c["bbox"]
                     cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
