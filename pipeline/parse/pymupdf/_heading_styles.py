@@ -105,7 +105,7 @@ def title_block_end(rows: list[Row]) -> int:
     Introduction), else the first row below the top third of page 1."""
     first = [r for r in rows if r.page == rows[0].page] if rows else []
     for r in first:
-        words = re.sub(r"^[\dIVX.\s]+", "", r.text).strip(" .:")
+        words = re.sub(r"^(\d+|[IVX]+)\.?\s+", "", r.text).strip(" .:")
         if KNOWN.fullmatch(words) or re.match(r"abstract\b", r.text, re.I):
             return r.index
     height = max((r.y1 for r in first), default=0.0)

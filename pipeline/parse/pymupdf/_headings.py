@@ -47,6 +47,8 @@ def _looks_like_heading(row: Row, body: float) -> bool:
         return False  # display math set large ("2 V T [KT"), not a heading
     if row.italic and row.size >= body - 0.6 and re.match(r"[A-Z]\. [A-Z]", text) and not text.endswith("."):
         return True  # IEEE subsections: "A. Core properties" in italics (_filter keeps them in roman papers only)
+    if row.bold and re.fullmatch(r"abstract[.:]?", text, re.I):
+        return True  # article class sets it bold in \small
     if not ((row.bold and row.size >= body - 0.6) or row.size >= body + 1.0):
         # small caps (ICLR): capitals at body size, the rest of each word smaller and not bold
         if not (text.isupper() and row.size >= body - 0.2):
@@ -56,10 +58,39 @@ def _looks_like_heading(row: Row, body: float) -> bool:
     return not CAPTION.match(text)
 
 
+RUN_IN = re.compile(r"(?P<num>\d{1,2}(?:\.\d{1,2}){1,2})\.?\s+(?P<title>[A-Z][^.]{2,100})\.")
+
+
+def _run_in(row: Row) -> tuple[Row, str, int] | None:
+    """A numbered subsection set run-in (amsart: a bold "5.1. Planar algebras." then the paragraph on the same
+    line). Unnumbered run-in heads ("Datasets.") are paragraph heads and stay in their parent's content."""
+    if not row.text[:1].isdigit():
+        return None
+    lead = ""
+    for line in row.lines:
+        for span in line.spans:
+            if span.text.strip() and not span.bold and not re.fullmatch(r"[\d.]+", span.text.strip()):
+                break  # the number may be set in the body font, the title in bold
+            lead += span.text
+        else:
+            continue
+        break
+    m = RUN_IN.fullmatch(lead.strip())
+    if not m or len(m.group("title").split()) > 12 or len(lead.strip()) >= len(row.text):
+        return None
+    row.tail = row.text[len(lead.strip()):].strip()
+    row.text = f"{m.group('num')}. {m.group('title')}"
+    return row, m.group("num"), m.group("num").count(".") + 1
+
+
 def _candidates(rows: list[Row], body: float) -> list[tuple[Row, str, int]]:
     """(row, number or '', level) for rows whose text and typography look like a heading."""
     out: list[tuple[Row, str, int]] = []
     for row in rows:
+        run_in = _run_in(row)
+        if run_in:
+            out.append(run_in)
+            continue
         if not _looks_like_heading(row, body):
             continue
         m = NUMBERED.match(row.text)

@@ -29,6 +29,7 @@ class Row:
     font: str = ""  # font of most of the row's letters
     italic: bool = False
     font_share: float = 1.0  # share of the letters set in `font`
+    tail: str = ""  # a run-in heading's paragraph text after the heading (the heading keeps only its title)
 
 
 def _row(page: int, index: int, lines: list[Line], column: int) -> Row:

@@ -14,6 +14,7 @@ takes the document's gutter when its column text lines up with it.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -22,7 +23,8 @@ import pymupdf
 
 from pipeline.parse.pymupdf._running import mark_running
 
-Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 (PyMuPDF page space: top-left origin)
+Rect = tuple[float, float, float, float]
+CM_BOLD = re.compile(r"([A-Z]{6}\+)?(CMBX|CMB\d|CMBSY|LMRoman\d+-Bold|SFBX)")  # x0, y0, x1, y1 (PyMuPDF page space: top-left origin)
 
 
 @dataclass
@@ -35,7 +37,8 @@ class Span:
 
     @property
     def bold(self) -> bool:
-        return bool(self.flags & 16) or "bold" in self.font.lower()
+        # TeX's Computer Modern bold (CMBX12, CMB10) carries neither the flag nor "Bold" in its name
+        return bool(self.flags & 16) or "bold" in self.font.lower() or bool(CM_BOLD.match(self.font))
 
     @property
     def superscript(self) -> bool:
