@@ -11,7 +11,9 @@ A row is a candidate when it looks set apart from the body text and stands alone
 Candidates are then judged per style (size, weight, font, capitals): a style is a heading style when most rows
 printed in it are candidates (bold table cells and bold paragraphs are not) and it recurs on two pages, or when
 it prints a well-known heading name. In a paper that numbers its headings, an unnumbered row counts only in the
-style of a numbered level (ACM's unnumbered ACKNOWLEDGMENTS beside "1 INTRODUCTION"), and takes that level.
+style of a numbered level 1 or 2 (ACM's unnumbered ACKNOWLEDGMENTS beside "1 INTRODUCTION") and takes that
+level, and only when it is a well-known name or a single line larger than the body or in capitals: bold at body
+size is also how ACL-style papers set their run-in paragraph heads.
 Otherwise levels follow the styles' rank: larger first, then the style that prints more well-known names
 (Introduction, Results, References, ...), then capitals, then bold; "Abstract" is always level 1.
 """
@@ -126,7 +128,13 @@ def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style]) ->
     if numbered:
         # levels 1-2 only: a deeper level's style (bold at body size) is also the style of emphasised body lines
         level_of = {(s[0], s[1], s[2]): lvl for lvl, s in sorted(numbered.items(), reverse=True) if lvl <= 2}
-        return {r.index: level_of[style_of(r)[:3]] for r in cands if style_of(r)[:3] in level_of}
+        def plain(r: Row) -> bool:  # a well-known name, or a one-line row larger than the body or in capitals
+            nxt = rows[r.index + 1] if r.index + 1 < len(rows) else None
+            wraps = nxt is not None and style_of(nxt)[:3] == style_of(r)[:3]
+            return bool(KNOWN.fullmatch(r.text.strip(" .:"))) or (
+                (r.size >= body + 0.8 or r.text.isupper()) and not wraps)
+
+        return {r.index: level_of[style_of(r)[:3]] for r in cands if style_of(r)[:3] in level_of and plain(r)}
     usage: Counter[Style] = Counter(style_of(r) for r in rows if not is_wrap(rows, r.index))
     by_style: dict[Style, list[Row]] = defaultdict(list)
     for r in cands:

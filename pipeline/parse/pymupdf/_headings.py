@@ -209,7 +209,7 @@ def _join_wrapped(rows: list[Row], heads: dict[int, int]) -> None:
         nxt = rows[index + 1] if index + 1 < len(rows) else None
         if (
             nxt is not None and nxt.index not in heads and nxt.page == head.page and nxt.column == head.column
-            and style_of(nxt)[:3] == style_of(head)[:3] and nxt.italic == head.italic and -0.4 * (head.y1 - head.y0) <= nxt.y0 - head.y1 < 0.8 * (head.y1 - head.y0)
+            and _style(nxt) == _style(head) and nxt.italic == head.italic and -0.4 * (head.y1 - head.y0) <= nxt.y0 - head.y1 < 0.8 * (head.y1 - head.y0)
             and len(nxt.text) < 80 and not nxt.text.endswith((".", ":"))
             # the continuation hangs under the title after the number, or the next word would not have fit
             and (nxt.x0 > head.x0 + 4 or head.x1 + 0.5 * head.size * len(nxt.text.split()[0]) > _right_edge(rows, head))
