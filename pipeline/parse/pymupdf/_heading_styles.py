@@ -32,7 +32,8 @@ KNOWN = re.compile(
     re.I,
 )
 LABEL = re.compile(
-    r"(theorem|lemma|definition|proof|corollary|proposition|remark|example|assumption|claim|conjecture|note|ccs concepts|"
+    r"(theorem|lemma|definition|proof|corollary|proposition|remark|example|assumption|claim|conjecture|note|"
+    r"ccs concepts|"
     r"fig\.?|figure|table|tab\.|algorithm|listing|eq\.|equation|step|case|input|output|keywords?|key words)\b",
     re.I,
 )
@@ -79,7 +80,8 @@ def _candidate(rows: list[Row], i: int, body: float, body_font: str) -> bool:
         return False
     prev = rows[i - 1] if i else None
     starts_block = prev is None or prev.page != row.page or prev.lines[-1].block != row.lines[0].block
-    under_heading = prev is not None and len(prev.text) < 60 and style_of(prev) != style_of(row) and _distinct(prev, body, body_font)
+    under_heading = (prev is not None and len(prev.text) < 60 and style_of(prev) != style_of(row)
+                     and _distinct(prev, body, body_font))
     if not starts_block and row.y0 - prev.y1 < 0.25 * (row.y1 - row.y0) and not under_heading:
         return False
     nxt = next((r for r in rows[i + 1 : i + 3] if r.text), None)
@@ -92,14 +94,16 @@ def _candidate(rows: list[Row], i: int, body: float, body_font: str) -> bool:
         if style_of(r)[:3] != style_of(row)[:3]:
             break
         same += 1
-    return same == 0 or (same <= 3 and len(rows) > i + same + 1 and style_of(rows[i + same + 1])[:3] != style_of(row)[:3])
+    after = rows[i + same + 1] if len(rows) > i + same + 1 else None
+    return same == 0 or (same <= 3 and after is not None and style_of(after)[:3] != style_of(row)[:3])
 
 
 def is_wrap(rows: list[Row], i: int) -> bool:
     """Row i continues the heading above it (same style, right below): _join_wrapped folds it in."""
     prev, row = rows[i - 1] if i else None, rows[i]
     return (prev is not None and prev.page == row.page and prev.column == row.column
-            and style_of(prev)[:3] == style_of(row)[:3] and -0.4 * (row.y1 - row.y0) <= row.y0 - prev.y1 < 0.8 * (row.y1 - row.y0))
+            and style_of(prev)[:3] == style_of(row)[:3]
+            and -0.4 * (row.y1 - row.y0) <= row.y0 - prev.y1 < 0.8 * (row.y1 - row.y0))
 
 
 def title_block_end(rows: list[Row]) -> int:

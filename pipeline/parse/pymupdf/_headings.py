@@ -1,7 +1,9 @@
 """Heading detection for the sections and reference views.
 
-Headings come from typography + numbering ("3", "3.1", "A.2", "IV.", plus unnumbered names such as Abstract
-or References), and from the PDF outline when there is one: outline entries are located on their page by
+Headings come from typography + numbering ("3", "3.1", "A.2", "IV.", IEEE's italic "A. Title", amsart's run-in
+"5.1. Title.", plus unnumbered names such as Abstract or References), from typography alone for unnumbered
+headings (_heading_styles.py), and from the PDF outline when there is one. Nothing above the first heading of
+page 1 (title, authors) is a heading. Outline entries are located on their page by
 text so they cut the content exactly like typographic headings do. A pure function of the DocumentAnalysis;
 DocumentFacts.headings computes it once per document.
 """
@@ -209,7 +211,8 @@ def _join_wrapped(rows: list[Row], heads: dict[int, int]) -> None:
         nxt = rows[index + 1] if index + 1 < len(rows) else None
         if (
             nxt is not None and nxt.index not in heads and nxt.page == head.page and nxt.column == head.column
-            and _style(nxt) == _style(head) and nxt.italic == head.italic and -0.4 * (head.y1 - head.y0) <= nxt.y0 - head.y1 < 0.8 * (head.y1 - head.y0)
+            and _style(nxt) == _style(head) and nxt.italic == head.italic
+            and -0.4 * (head.y1 - head.y0) <= nxt.y0 - head.y1 < 0.8 * (head.y1 - head.y0)
             and len(nxt.text) < 80 and not nxt.text.endswith((".", ":"))
             # the continuation hangs under the title after the number, or the next word would not have fit
             and (nxt.x0 > head.x0 + 4 or head.x1 + 0.5 * head.size * len(nxt.text.split()[0]) > _right_edge(rows, head))

@@ -7,8 +7,9 @@ heads, `Page N` / `N of M` footers, journal citation footers (`PLOS ONE | www.pl
 page numbers all qualify without naming any of them. Once a band is known to hold furniture, every line of the
 same size in that band with nothing between it and the page edge is furniture too (running heads that print
 the current section's title change their words from page to page). Shapes without letters count only as page
-numbers that count up with the pages, so equation numbers and axis ticks near the edge stay content. Lines are only marked (`Line.running`); the metadata view still reads them, since
-venues are printed there; page text, sections, chunks and equations skip them.
+numbers that count up with the pages, so equation numbers and axis ticks near the edge stay content.
+Lines are only marked (`Line.running`); the metadata view still reads them, since venues are printed there;
+page text, sections, chunks and equations skip them.
 """
 from __future__ import annotations
 
@@ -110,6 +111,7 @@ def mark_running(pages: list[PageAnalysis]) -> None:
     for p in pages:
         for zone, line in edges[p.number]:
             if not line.running and any(
-                z == zone and abs(line.bbox[1] - y) <= Y_TOL / 2 and abs(line.size - size) <= 0.6 for z, y, size in bands
+                z == zone and abs(line.bbox[1] - y) <= Y_TOL / 2 and abs(line.size - size) <= 0.6
+                for z, y, size in bands
             ) and _outermost(line, p, zone):
                 line.running = True

@@ -114,7 +114,8 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis, text_fonts: frozenset
         x0, x1 = facts.column_range(p, ln.bbox)
         if _tag(ln) is not None or _is_math_line(ln, text_fonts):
             cands.append(ln)
-        elif is_prose(ln, body, x1 - x0) or (len(ln.text) > 12 and math_share(ln.spans, text_fonts)[0] < 0.3 * len(ln.text)):
+        elif is_prose(ln, body, x1 - x0) or (
+                len(ln.text) > 12 and math_share(ln.spans, text_fonts)[0] < 0.3 * len(ln.text)):
             prose.append(ln.bbox)
         else:
             others.append(ln)

@@ -23,8 +23,8 @@ import pymupdf
 
 from pipeline.parse.pymupdf._running import mark_running
 
-Rect = tuple[float, float, float, float]
-CM_BOLD = re.compile(r"([A-Z]{6}\+)?(CMBX|CMB\d|CMBSY|LMRoman\d+-Bold|SFBX)")  # x0, y0, x1, y1 (PyMuPDF page space: top-left origin)
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 (PyMuPDF page space: top-left origin)
+CM_BOLD = re.compile(r"([A-Z]{6}\+)?(CMBX|CMB\d|CMBSY|LMRoman\d+-Bold|SFBX)")
 
 
 @dataclass
