@@ -84,18 +84,15 @@ def _candidate(rows: list[Row], i: int, body: float, body_font: str) -> bool:
                      and _distinct(prev, body, body_font))
     if not starts_block and row.y0 - prev.y1 < 0.25 * (row.y1 - row.y0) and not under_heading:
         return False
-    nxt = next((r for r in rows[i + 1 : i + 3] if r.text), None)
-    # followed by text (not another label of a figure), and not the first line of a bold paragraph
-    if nxt is None or len(nxt.text) < 25:
-        return False
-    # the first line of a bold paragraph goes on in its style; a heading wrapped over two or three lines stops
+    # a heading wrapped over up to four lines (same style) is followed by text in another style; the first
+    # line of a bold paragraph goes on in its style, a figure's label is followed by other short labels
     same = 0
     for r in rows[i + 1 : i + 5]:
         if style_of(r)[:3] != style_of(row)[:3]:
             break
         same += 1
-    after = rows[i + same + 1] if len(rows) > i + same + 1 else None
-    return same == 0 or (same <= 3 and after is not None and style_of(after)[:3] != style_of(row)[:3])
+    after = next((r for r in rows[i + same + 1 : i + same + 3] if r.text), None)
+    return same <= 3 and after is not None and style_of(after)[:3] != style_of(row)[:3] and len(after.text) >= 25
 
 
 def is_wrap(rows: list[Row], i: int) -> bool:
