@@ -24,6 +24,7 @@ UNNUMBERED = re.compile(
     r"|impact statement|author contributions?|conclusions?)\s*[.:]?",
     re.I,
 )
+APPENDIX = re.compile(r"appendix\s+([A-Z])\b[.:]?\s*\S", re.I)
 CAPTION = re.compile(r"(fig\.?|figure|table|tab\.|algorithm|listing|eq\.|equation)\s*[A-Z]?\d", re.I)
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
 
@@ -94,6 +95,10 @@ def _candidates(rows: list[Row], body: float) -> list[tuple[Row, str, int]]:
             out.append(run_in)
             continue
         if not _looks_like_heading(row, body):
+            continue
+        appendix = APPENDIX.match(row.text)
+        if appendix:  # "Appendix A. Proofs" numbers the appendix's subsections A.1, A.2, ...
+            out.append((row, appendix.group(1), 1))
             continue
         m = NUMBERED.match(row.text)
         title = m.group("title") if m else ""
