@@ -1,7 +1,9 @@
 """Heading detection for the sections and reference views.
 
-Headings come from typography + numbering ("3", "3.1", "A.2", "IV.", plus unnumbered names such as Abstract
-or References), and from the PDF outline when there is one: outline entries are located on their page by
+Headings come from typography + numbering ("3", "3.1", "A.2", "IV.", IEEE's italic "A. Title", amsart's run-in
+"5.1. Title.", plus unnumbered names such as Abstract or References), from typography alone for unnumbered
+headings (_heading_styles.py), and from the PDF outline when there is one. Nothing above the first heading of
+page 1 (title, authors) is a heading. Outline entries are located on their page by
 text so they cut the content exactly like typographic headings do. A pure function of the DocumentAnalysis;
 DocumentFacts.headings computes it once per document.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from pipeline.parse.pymupdf._heading_styles import MATH_FONT, Style, style_of, styled_headings, title_block_end
 from pipeline.parse.pymupdf._sections_rows import Row, build_rows
 from pipeline.parse.pymupdf.page import DocumentAnalysis
 
@@ -21,6 +24,7 @@ UNNUMBERED = re.compile(
     r"|impact statement|author contributions?|conclusions?)\s*[.:]?",
     re.I,
 )
+APPENDIX = re.compile(r"appendix\s+([A-Z])\b[.:]?\s*\S", re.I)
 CAPTION = re.compile(r"(fig\.?|figure|table|tab\.|algorithm|listing|eq\.|equation)\s*[A-Z]?\d", re.I)
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
 
@@ -42,6 +46,12 @@ def _looks_like_heading(row: Row, body: float) -> bool:
     text = row.text
     if not (3 <= len(text) <= 110) or text.endswith((",", ";")) or text.count(",") > 2 or len(text.split()) > 16:
         return False
+    if sum(c.isalpha() for c in text) < 3 or MATH_FONT.match(row.font):
+        return False  # display math set large ("2 V T [KT"), not a heading
+    if row.italic and row.size >= body - 0.6 and re.match(r"[A-Z]\. [A-Z]", text) and not text.endswith("."):
+        return True  # IEEE subsections: "A. Core properties" in italics (_filter keeps them in roman papers only)
+    if row.bold and re.fullmatch(r"abstract[.:]?", text, re.I):
+        return True  # article class sets it bold in \small
     if not ((row.bold and row.size >= body - 0.6) or row.size >= body + 1.0):
         # small caps (ICLR): capitals at body size, the rest of each word smaller and not bold
         if not (text.isupper() and row.size >= body - 0.2):
@@ -51,17 +61,50 @@ def _looks_like_heading(row: Row, body: float) -> bool:
     return not CAPTION.match(text)
 
 
+RUN_IN = re.compile(r"(?P<num>\d{1,2}(?:\.\d{1,2}){1,2})\.?\s+(?P<title>[A-Z][^.]{2,100})\.")
+
+
+def _run_in(row: Row) -> tuple[Row, str, int] | None:
+    """A numbered subsection set run-in (amsart: a bold "5.1. Planar algebras." then the paragraph on the same
+    line). Unnumbered run-in heads ("Datasets.") are paragraph heads and stay in their parent's content."""
+    if not row.text[:1].isdigit():
+        return None
+    lead = ""
+    for line in row.lines:
+        for span in line.spans:
+            if span.text.strip() and not span.bold and not re.fullmatch(r"[\d.]+", span.text.strip()):
+                break  # the number may be set in the body font, the title in bold
+            lead += span.text
+        else:
+            continue
+        break
+    m = RUN_IN.fullmatch(lead.strip())
+    if not m or len(m.group("title").split()) > 12 or len(lead.strip()) >= len(row.text):
+        return None
+    row.tail = row.text[len(lead.strip()):].strip()
+    row.text = f"{m.group('num')}. {m.group('title')}"
+    return row, m.group("num"), m.group("num").count(".") + 1
+
+
 def _candidates(rows: list[Row], body: float) -> list[tuple[Row, str, int]]:
     """(row, number or '', level) for rows whose text and typography look like a heading."""
     out: list[tuple[Row, str, int]] = []
     for row in rows:
+        run_in = _run_in(row)
+        if run_in:
+            out.append(run_in)
+            continue
         if not _looks_like_heading(row, body):
+            continue
+        appendix = APPENDIX.match(row.text)
+        if appendix:  # "Appendix A. Proofs" numbers the appendix's subsections A.1, A.2, ...
+            out.append((row, appendix.group(1), 1))
             continue
         m = NUMBERED.match(row.text)
         title = m.group("title") if m else ""
         if m and "%" not in title and sum(c.isdigit() for c in title) <= 0.2 * len(title):
             num = m.group("num")
-            if num in ROMAN and m.group("dot") and (len(num) > 1 or num == "I"):
+            if num in ROMAN and m.group("dot") and (len(num) > 1 or num == "I" or title.isupper()):
                 num += "."  # roman ("IV. RESULTS"); _filter decides whether the paper numbers that way
             elif num in ROMAN and len(num) > 1:
                 num = ""  # "II Results" without a dot is too ambiguous
@@ -85,6 +128,8 @@ def _filter(cands: list[tuple[Row, str, int]]) -> list[tuple[Row, str, int]]:
     roman = {"I.", "II."} <= nums  # IEEE style: "I. INTRODUCTION", subsections "A. ..."
     fixed = []
     for row, num, level in cands:
+        if row.italic and not row.bold and not roman:
+            continue  # italic "A. ..." lines are subsections only under IEEE's roman numbering
         if num.endswith(".") and not roman:
             if len(num) > 2:
                 continue
@@ -171,7 +216,8 @@ def _join_wrapped(rows: list[Row], heads: dict[int, int]) -> None:
         nxt = rows[index + 1] if index + 1 < len(rows) else None
         if (
             nxt is not None and nxt.index not in heads and nxt.page == head.page and nxt.column == head.column
-            and _style(nxt) == _style(head) and -0.4 * (head.y1 - head.y0) <= nxt.y0 - head.y1 < 0.8 * (head.y1 - head.y0)
+            and _style(nxt) == _style(head) and nxt.italic == head.italic
+            and -0.4 * (head.y1 - head.y0) <= nxt.y0 - head.y1 < 0.8 * (head.y1 - head.y0)
             and len(nxt.text) < 80 and not nxt.text.endswith((".", ":"))
             # the continuation hangs under the title after the number, or the next word would not have fit
             and (nxt.x0 > head.x0 + 4 or head.x1 + 0.5 * head.size * len(nxt.text.split()[0]) > _right_edge(rows, head))
@@ -185,9 +231,18 @@ def detect_headings(analysis: DocumentAnalysis) -> tuple[list[Row], dict[int, in
     """Rows of the document and {row index: level} of its headings (DocumentFacts.headings caches them: the
     reference view needs the same headings, to find where the bibliography starts and ends)."""
     rows = build_rows(analysis)
+    # nothing above the first heading of page 1 (Abstract, Introduction) is a heading: title, authors
+    start = title_block_end(rows)
     heads: dict[int, int] = {}
-    for row, num, level in _filter(_candidates(rows, analysis.body_size)):
+    styles: dict[int, Counter[Style]] = {}
+    for row, num, level in _filter(_candidates(rows[start:], analysis.body_size)):
         heads[row.index] = level
+        if num:
+            styles.setdefault(level, Counter())[style_of(row)] += 1
+    numbered = {lvl: c.most_common(1)[0][0] for lvl, c in styles.items()}
+    for index, level in styled_headings(rows, analysis.body_size, numbered).items():
+        if index not in heads or not numbered:  # an unnumbered paper: the style's rank beats the name's level 1
+            heads[index] = level
     outline = _from_outline(analysis, rows, heads) if analysis.doc.get_toc() else {}
     for index, level in outline.items():
         # printed numbering beats the outline's nesting (some outlines flatten or over-nest appendices)

@@ -143,15 +143,33 @@ def span_latex(text: str, font: str) -> str:
     return "".join(out)
 
 
-def math_share(spans: list) -> tuple[int, int]:
-    """(math characters, all non-space characters) of a list of spans."""
+# TeX's text fonts: math uses them for digits, operators and function names ("softmax"), but a paper whose body is
+# set in Computer/Latin Modern prints its prose in them too; there their letters are no evidence of math.
+TEXT_FONT = re.compile(r"^(CM(R|BX|TI|SS|SL|TT|CSC|B)\d|LMRoman|LMSans|LMMono)", re.I)
+
+
+def prose_fonts(fonts_by_chars: dict[str, int]) -> frozenset[str]:
+    """The TeX text fonts of a document whose body is set in them (empty when the body is Times, Libertine, ...)."""
+    if not fonts_by_chars:
+        return frozenset()
+    body = max(fonts_by_chars, key=fonts_by_chars.__getitem__)
+    if not TEXT_FONT.match(base_font(body)):
+        return frozenset()
+    return frozenset(f for f in fonts_by_chars if TEXT_FONT.match(base_font(f)))
+
+
+def math_share(spans: list, prose: frozenset[str] = frozenset()) -> tuple[int, int]:
+    """(math characters, all non-space characters) of a list of spans; letters in a `prose` font do not count."""
     m = n = 0
     for s in spans:
         mf = is_math_font(s.font)
+        in_prose = s.font in prose
         for ch in s.text:
             if ch.isspace():
                 continue
             n += 1
+            if in_prose and ch.isalpha() and ch not in MATH_CHARS:
+                continue
             if mf or ch in MATH_CHARS or ord(ch) >= 0x1D400 or ch == "\ufffd":
                 m += 1
     return m, n

@@ -26,6 +26,10 @@ class Row:
     x1: float
     y1: float
     column: int
+    font: str = ""  # font of most of the row's letters
+    italic: bool = False
+    font_share: float = 1.0  # share of the letters set in `font`
+    tail: str = ""  # a run-in heading's paragraph text after the heading (the heading keeps only its title)
 
 
 def _row(page: int, index: int, lines: list[Line], column: int) -> Row:
@@ -33,19 +37,24 @@ def _row(page: int, index: int, lines: list[Line], column: int) -> Row:
     if "  " in text:
         text = re.sub(r"\s+", " ", text)
     size = 0.0
-    total = bold = 0
+    total = bold = italic = 0
+    fonts: Counter[str] = Counter()
     for line in lines:
         for s in line.spans:
             n = len(s.text.strip())
             if n:
                 total += n
                 bold += n if s.bold else 0
+                italic += n if s.flags & 2 or "ital" in s.font.lower() or "oblique" in s.font.lower() else 0
+                fonts[s.font] += n
                 size = max(size, s.size)
     x0 = min(ln.bbox[0] for ln in lines)
     x1 = max(ln.bbox[2] for ln in lines)
     y0 = min(ln.bbox[1] for ln in lines)
     y1 = max(ln.bbox[3] for ln in lines)
-    return Row(page, index, lines, text, round(size, 1), total > 0 and bold >= 0.6 * total, x0, y0, x1, y1, column)
+    font, n_font = fonts.most_common(1)[0] if fonts else ("", 0)
+    return Row(page, index, lines, text, round(size, 1), total > 0 and bold >= 0.6 * total, x0, y0, x1, y1, column,
+               font, total > 0 and italic >= 0.6 * total, n_font / total if total else 1.0)
 
 
 def _same_row(a: Line, b: Line) -> bool:
@@ -55,24 +64,9 @@ def _same_row(a: Line, b: Line) -> bool:
     return abs(ca - cb) < 0.45 * max(min(ha, hb), 1.0) and -2 <= b.bbox[0] - a.bbox[2] < 40
 
 
-def _margin_junk(analysis: DocumentAnalysis) -> set[str]:
-    """Texts that repeat in the top/bottom margin of several pages (running headers/footers)."""
-    counts: Counter[str] = Counter()
-    for p in analysis.pages:
-        seen = set()
-        height = p.height
-        for line in p.lines:
-            if line.bbox[1] < height * MARGIN or line.bbox[3] > height * (1 - MARGIN):
-                key = re.sub(r"\d+", "#", line.text.lower())
-                seen.add(key)
-        counts.update(seen)
-    return {t for t, n in counts.items() if n >= 3}
-
-
 def build_rows(analysis: DocumentAnalysis) -> list[Row]:
     """All rows of the document in reading order, without running headers/footers, page numbers and
     the rotated arXiv stamp (none of which belong to any section's content)."""
-    junk = _margin_junk(analysis)
     rows: list[Row] = []
     for p in analysis.pages:
         top, bottom = p.height * MARGIN, p.height * (1 - MARGIN)
@@ -80,7 +74,7 @@ def build_rows(analysis: DocumentAnalysis) -> list[Row]:
             cur: list[Line] = []
             for line in block.lines:
                 in_margin = line.bbox[1] < top or line.bbox[3] > bottom
-                if in_margin and (re.sub(r"\d+", "#", line.text.lower()) in junk or line.text.isdigit()):
+                if line.running or (in_margin and line.text.isdigit()):  # furniture: page.py marks it
                     continue
                 if line.text.startswith("arXiv:") and line.bbox[2] < 45:
                     continue

@@ -7,19 +7,24 @@ when no running-text line shares its vertical band (which would make it inline m
 of a paragraph, and it is not inside a table, a figure, a caption or an algorithm float. Short words on the
 display's baselines ("softmax", "where") join it. Equation numbers, on their own line or at the end of a math
 line, are dropped from the LaTeX and kept as \\tag{n}. See docs/equations.md for the LaTeX reconstruction.
+
+Running headers, footers and page numbers (marked by page.py) and invisible text are never equations nor part
+of one. In a paper whose body is set in TeX's own text fonts (Computer/Latin Modern), letters in those fonts are
+prose, not math evidence (elsewhere TeX's roman appears only inside formulas: "softmax", digits).
 """
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pymupdf
 
 from pipeline.document import Equation
 from pipeline.parse.pymupdf._geometry import hrules, inside, is_prose, to_bbox, union, x_overlap
 from pipeline.parse.pymupdf._latex_build import glyph_atoms, render
-from pipeline.parse.pymupdf._latex_symbols import math_share
+from pipeline.parse.pymupdf._latex_symbols import math_share, prose_fonts
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
-from pipeline.parse.pymupdf.page import DocumentAnalysis, Line, PageAnalysis, Rect
+from pipeline.parse.pymupdf.page import INK, DocumentAnalysis, Line, PageAnalysis, Rect
 
 TAG = re.compile(r"^\(\s*([A-Z]?\d+(?:\.\d+)?[a-z]?)\s*\)$")
 
@@ -40,8 +45,8 @@ def _trailing_tag(line: Line) -> tuple[str, Rect] | None:
     return None
 
 
-def _is_math_line(line: Line) -> bool:
-    m, n = math_share(line.spans)
+def _is_math_line(line: Line, prose: frozenset[str]) -> bool:
+    m, n = math_share(line.spans, prose)
     return n > 0 and m >= 0.5 * n
 
 
@@ -86,7 +91,17 @@ def _excluded(facts: DocumentFacts, p: PageAnalysis) -> list[Rect]:
     return out
 
 
-def _page_equations(facts: DocumentFacts, p: PageAnalysis) -> list[tuple[Rect, list[Line], str | None, list[Rect]]]:
+def _prose_fonts(facts: DocumentFacts) -> frozenset[str]:
+    counts: Counter[str] = Counter()
+    for p in facts.pages:
+        for ln in p.lines:
+            for sp in ln.spans:
+                counts[sp.font] += len(sp.text)
+    return prose_fonts(counts)
+
+
+def _page_equations(facts: DocumentFacts, p: PageAnalysis, text_fonts: frozenset[str] = frozenset()
+                    ) -> list[tuple[Rect, list[Line], str | None, list[Rect]]]:
     """(box, math lines, equation number, boxes of the numbers) of each display equation on the page."""
     body = facts.body_size
     skip = _excluded(facts, p)
@@ -94,12 +109,13 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis) -> list[tuple[Rect, l
     cands: list[Line] = []
     others: list[Line] = []  # short non-math lines: words inside a display ("softmax", "where") or labels
     for ln in p.lines:
-        if any(inside(ln.bbox, s, 2) for s in skip):
+        if ln.running or any(inside(ln.bbox, s, 2) for s in skip):  # running heads, page numbers, floats
             continue
         x0, x1 = facts.column_range(p, ln.bbox)
-        if _tag(ln) is not None or _is_math_line(ln):
+        if _tag(ln) is not None or _is_math_line(ln, text_fonts):
             cands.append(ln)
-        elif is_prose(ln, body, x1 - x0) or (len(ln.text) > 12 and math_share(ln.spans)[0] < 0.3 * len(ln.text)):
+        elif is_prose(ln, body, x1 - x0) or (
+                len(ln.text) > 12 and math_share(ln.spans, text_fonts)[0] < 0.3 * len(ln.text)):
             prose.append(ln.bbox)
         else:
             others.append(ln)
@@ -117,7 +133,7 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis) -> list[tuple[Rect, l
         col0 = facts.column_range(p, box)[0]
         if not tags and box[0] - col0 < 8 and any(x_overlap(q, box) > 0 and -0.6 * body <= box[1] - q[3] < 0.45 * body for q in prose):
             continue
-        m = sum(math_share(ln.spans)[0] for ln in maths)
+        m = sum(math_share(ln.spans, text_fonts)[0] for ln in maths)
         if m < 2 or (not tags and m < 4 and box[2] - box[0] < 30):
             continue
         tag = _tag(tags[0]) if tags else None
@@ -143,6 +159,8 @@ def _chars(raw: dict, box: Rect) -> list[tuple[str, Rect, str, float]]:
             continue
         for ln in b["lines"]:
             for s in ln["spans"]:
+                if not s.get("char_flags", INK) & INK:  # invisible (render mode 3) text, e.g. hidden TeX source
+                    continue
                 for c in s["chars"]:
                     r = c["bbox"]
                     cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
@@ -160,9 +178,10 @@ def to_latex(p: PageAnalysis, raw: dict, box: Rect, tag: str | None, tag_boxes: 
 
 def extract_equations(facts: DocumentFacts | DocumentAnalysis) -> list[Equation]:
     facts = as_facts(facts)
+    text_fonts = _prose_fonts(facts)
     eqs: list[Equation] = []
     for p in facts.pages:
-        found = _page_equations(facts, p)
+        found = _page_equations(facts, p, text_fonts)
         if not found:
             continue
         # CID_FOR_UNKNOWN_UNICODE: CMEX glyphs come back as their TeX codes instead of U+FFFD

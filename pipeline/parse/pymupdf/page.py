@@ -14,13 +14,17 @@ takes the document's gutter when its column text lines up with it.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import pymupdf
 
+from pipeline.parse.pymupdf._running import mark_running
+
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 (PyMuPDF page space: top-left origin)
+CM_BOLD = re.compile(r"([A-Z]{6}\+)?(CMBX|CMB\d|CMBSY|LMRoman\d+-Bold|SFBX)")
 
 
 @dataclass
@@ -33,7 +37,8 @@ class Span:
 
     @property
     def bold(self) -> bool:
-        return bool(self.flags & 16) or "bold" in self.font.lower()
+        # TeX's Computer Modern bold (CMBX12, CMB10) carries neither the flag nor "Bold" in its name
+        return bool(self.flags & 16) or "bold" in self.font.lower() or bool(CM_BOLD.match(self.font))
 
     @property
     def superscript(self) -> bool:
@@ -46,6 +51,7 @@ class Line:
     spans: list[Span]
     block: int  # index of the text block it came from
     dir: tuple[float, float] = (1.0, 0.0)  # writing direction; (0, -1) is text rotated to read bottom-up
+    running: bool = False  # running header/footer or page number (_running.py): in no view's content
 
     @property
     def text(self) -> str:
@@ -86,6 +92,11 @@ class Block:
     def text(self) -> str:
         return "\n".join(line.text for line in self.lines if line.text)
 
+    @property
+    def content(self) -> str:
+        """The block's text without running headers, footers and page numbers."""
+        return "\n".join(line.text for line in self.lines if line.text and not line.running)
+
 
 @dataclass
 class PageAnalysis:
@@ -110,7 +121,9 @@ class PageAnalysis:
 
     @property
     def text(self) -> str:
-        return "\n".join(b.text for b in self.blocks if b.text)
+        """Page text in reading order without running headers, footers and page numbers (they repeat on every
+        page and would pollute search and chunks); `lines`/`blocks` still hold them, marked `running`."""
+        return "\n".join(t for t in (b.content for b in self.blocks) if t)
 
     @cached_property
     def image_rects(self) -> list[Rect]:
@@ -303,8 +316,28 @@ def _reading_order(blocks: list[Block], width: float, hint: tuple[float, float] 
     return ordered + _row_major([b for b in pieces if id(b) in footer]) + margin, gutter
 
 
+# MuPDF marks each glyph as filled and/or stroked; text drawn in render mode 3 (neither: the LaTeX source some
+# tools hide behind equations, OCR layers over a scan) is invisible and is dropped from every view.
+INK = 16 | 32  # FZ_STEXT_FILLED | FZ_STEXT_STROKED
+
+
+def _invisible_only(raw: dict) -> bool:
+    """True when every glyph of the page is invisible: a scanned page with an OCR layer, whose hidden text is
+    the only text there is (kept, or the page would have no text at all)."""
+    seen = False
+    for b in raw["blocks"]:
+        for ln in b.get("lines", ()):
+            for s in ln["spans"]:
+                if s["text"].strip():
+                    if s.get("char_flags", INK) & INK:
+                        return False
+                    seen = True
+    return seen
+
+
 def analyze_page(page: pymupdf.Page) -> PageAnalysis:
     raw = page.get_text("dict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+    keep_invisible = _invisible_only(raw)
     width = page.rect.width
     blocks: list[Block] = []
     for bno, b in enumerate(raw["blocks"]):
@@ -312,7 +345,8 @@ def analyze_page(page: pymupdf.Page) -> PageAnalysis:
             continue
         lines, stamp = [], []
         for ln in b["lines"]:
-            spans = [Span(s["text"], tuple(s["bbox"]), s["size"], s["font"], s["flags"]) for s in ln["spans"]]
+            spans = [Span(s["text"], tuple(s["bbox"]), s["size"], s["font"], s["flags"]) for s in ln["spans"]
+                     if keep_invisible or s.get("char_flags", INK) & INK]
             line = Line(tuple(ln["bbox"]), spans, bno, tuple(ln["dir"]))
             if not line.text:
                 continue
@@ -365,4 +399,5 @@ def analyze_document(doc: pymupdf.Document) -> DocumentAnalysis:
                     continue
                 if gutter is not None:
                     p.blocks, p.gutter, p._edges = ordered, gutter[0], gutter[1:]
+    mark_running(pages)
     return DocumentAnalysis(doc=doc, pages=pages)

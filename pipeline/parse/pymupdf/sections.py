@@ -2,7 +2,8 @@
 
 Headings are detected in `_headings.py` (typography, numbering and the PDF outline) and shared through
 DocumentFacts.headings. Every body line belongs to exactly one section; text before the first heading (title,
-authors, affiliations) forms no section: it belongs to the metadata view.
+authors, affiliations) forms no section: it belongs to the metadata view. A numbered run-in heading ("5.1. Planar
+algebras. The ...", amsart) is titled by its bold lead and the rest of its line starts its content.
 """
 from __future__ import annotations
 
@@ -19,6 +20,6 @@ def extract_sections(facts: DocumentFacts | DocumentAnalysis) -> list[Section]:
         end = order[i + 1] if i + 1 < len(order) else len(rows)
         body = [r for r in rows[start + 1 : end] if r.text]
         pages = sorted({rows[start].page, *(r.page for r in body)})
-        content = "\n".join(r.text for r in body)
+        content = "\n".join([rows[start].tail] * bool(rows[start].tail) + [r.text for r in body])
         sections.append(Section(len(sections), rows[start].text, heads[start], content, pages))
     return sections

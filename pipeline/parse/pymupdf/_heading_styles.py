@@ -1,0 +1,151 @@
+"""Unnumbered headings found by typography alone (AAAI, PLOS, eLife, Nature and other styles that print
+"Related Work" or "Materials and Methods" without a number).
+
+A row is a candidate when it looks set apart from the body text and stands alone:
+- typography: bold, larger than the body, all capitals, or a (non-italic, non-math) font the body does not use
+  (publishers' embedded fonts often carry no bold flag, so "another font" is the only sign of weight);
+- isolation: short (at most 14 words), not ending like a sentence or a run-in head (`.`, `,`, `;`, `:`), starting
+  its own block or set off by space above, flush with the text that follows it or centred over it; a line with
+  a sentence break inside is a run-in head ("Datasets. We use ...") and stays in its parent's content;
+- not a caption, a theorem-like label or math, and not part of the title block on page 1.
+Candidates are then judged per style (size, weight, font, capitals): a style is a heading style when most rows
+printed in it are candidates (bold table cells and bold paragraphs are not) and it recurs on two pages, or when
+it prints a well-known heading name. In a paper that numbers its headings, an unnumbered row counts only in the
+style of a numbered level 1 or 2 (ACM's unnumbered ACKNOWLEDGMENTS beside "1 INTRODUCTION") and takes that
+level, and only when it is a well-known name or a single line larger than the body or in capitals: bold at body
+size is also how ACL-style papers set their run-in paragraph heads.
+Otherwise levels follow the styles' rank: larger first, then the style that prints more well-known names
+(Introduction, Results, References, ...), then capitals, then bold; "Abstract" is always level 1.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+from pipeline.parse.pymupdf._sections_rows import Row
+
+KNOWN = re.compile(
+    r"(abstract|introduction|background|related work|methods?|materials and methods|methodology|results"
+    r"|results and discussion|discussion|experiments?|evaluation|conclusions?|summary|outlook|references"
+    r"|bibliography|acknowledge?ments?|appendix|supplementary (information|materials?)|methods summary"
+    r"|data availability|author contributions|funding|competing interests)",
+    re.I,
+)
+LABEL = re.compile(
+    r"(theorem|lemma|definition|proof|corollary|proposition|remark|example|assumption|claim|conjecture|note|"
+    r"ccs concepts|"
+    r"fig\.?|figure|table|tab\.|algorithm|listing|eq\.|equation|step|case|input|output|keywords?|key words)\b",
+    re.I,
+)
+MATH_FONT = re.compile(r"^(CMMI|CMSY|CMEX|MSBM|MSAM|Symbol|txsy|txmi|txex|rsfs|eufm|stix.*math|.*Math)", re.I)
+
+Style = tuple[float, bool, str, bool]
+
+
+def style_of(row: Row) -> Style:
+    return (round(row.size * 2) / 2, row.bold, row.font, row.text.isupper())
+
+
+def _distinct(row: Row, body: float, body_font: str) -> bool:
+    if row.bold and row.size >= body - 0.6:
+        return True
+    if row.size >= body + 0.8:
+        return True
+    letters = [c for c in row.text if c.isalpha()]
+    if len(letters) >= 4 and row.text.isupper() and row.size >= body - 1.0:
+        return True
+    return row.font != body_font and row.font_share >= 0.9 and not row.italic and row.size >= body - 0.6
+
+
+def _candidate(rows: list[Row], i: int, body: float, body_font: str) -> bool:
+    row = rows[i]
+    text = row.text
+    if not (2 <= len(text) <= 100) or len(text.split()) > 14 or text.endswith((".", ",", ";", ":")):
+        return False
+    letters = sum(c.isalpha() for c in text)
+    if letters < 3 or letters < 0.6 * len(text.replace(" ", "")) or not text.lstrip("(")[:1].isupper():
+        return False
+    if LABEL.match(text) or MATH_FONT.match(row.font) or row.font_share < 0.9 or not _distinct(row, body, body_font):
+        return False  # (a row mixing fonts is a run-in head and its paragraph)
+    if re.search(r"[\w)]{2}\. [A-Z]", text):
+        return False  # a run-in head and the start of its paragraph ("Datasets. We use ...")
+    # flush with, or centred over, the text that follows it in its column
+    below = [r for r in rows[i + 1 : i + 5] if r.page == row.page and r.column == row.column and r.text]
+    if not below:
+        return False
+    left, right = min(r.x0 for r in below), max(r.x1 for r in below)
+    width = max(right - left, 1.0)
+    centred = abs((row.x0 + row.x1) / 2 - (left + right) / 2) <= 0.06 * width and row.x0 > left + 5
+    if not (abs(row.x0 - left) <= 0.04 * width + 2 or centred):
+        return False
+    prev = rows[i - 1] if i else None
+    starts_block = prev is None or prev.page != row.page or prev.lines[-1].block != row.lines[0].block
+    under_heading = (prev is not None and len(prev.text) < 60 and style_of(prev) != style_of(row)
+                     and _distinct(prev, body, body_font))
+    if not starts_block and row.y0 - prev.y1 < 0.25 * (row.y1 - row.y0) and not under_heading:
+        return False
+    # a heading wrapped over up to four lines (same style) is followed by text in another style; the first
+    # line of a bold paragraph goes on in its style, a figure's label is followed by other short labels
+    same = 0
+    for r in rows[i + 1 : i + 5]:
+        if style_of(r)[:3] != style_of(row)[:3]:
+            break
+        same += 1
+    after = next((r for r in rows[i + same + 1 : i + same + 3] if r.text), None)
+    return same <= 3 and after is not None and style_of(after)[:3] != style_of(row)[:3] and len(after.text) >= 25
+
+
+def is_wrap(rows: list[Row], i: int) -> bool:
+    """Row i continues the heading above it (same style, right below): _join_wrapped folds it in."""
+    prev, row = rows[i - 1] if i else None, rows[i]
+    return (prev is not None and prev.page == row.page and prev.column == row.column
+            and style_of(prev)[:3] == style_of(row)[:3]
+            and -0.4 * (row.y1 - row.y0) <= row.y0 - prev.y1 < 0.8 * (row.y1 - row.y0))
+
+
+def title_block_end(rows: list[Row]) -> int:
+    """Index of the first row after the title block: the first well-known heading on page 1 (Abstract,
+    Introduction), else the first row below the top third of page 1."""
+    first = [r for r in rows if r.page == rows[0].page] if rows else []
+    for r in first:
+        words = re.sub(r"^(\d+|[IVX]+)\.?\s+", "", r.text).strip(" .:")
+        if KNOWN.fullmatch(words) or re.match(r"abstract\b", r.text, re.I):
+            return r.index
+    height = max((r.y1 for r in first), default=0.0)
+    return next((r.index for r in first if r.y0 > height / 3), len(first))
+
+
+def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style]) -> dict[int, int]:
+    """{row index: level} of unnumbered headings found by typography. `numbered` maps each numbered level to
+    its dominant style (empty for papers without numbered headings)."""
+    if not rows:
+        return {}
+    fonts: Counter[str] = Counter()
+    for r in rows:
+        fonts[r.font] += len(r.text)
+    body_font = fonts.most_common(1)[0][0]
+    start = title_block_end(rows)
+    cands = [r for r in rows[start:] if _candidate(rows, r.index, body, body_font) and not is_wrap(rows, r.index)]
+    if numbered:
+        # levels 1-2 only: a deeper level's style (bold at body size) is also the style of emphasised body lines
+        level_of = {(s[0], s[1], s[2]): lvl for lvl, s in sorted(numbered.items(), reverse=True) if lvl <= 2}
+        def plain(r: Row) -> bool:  # a well-known name, or a one-line row larger than the body or in capitals
+            nxt = rows[r.index + 1] if r.index + 1 < len(rows) else None
+            wraps = nxt is not None and style_of(nxt)[:3] == style_of(r)[:3]
+            return bool(KNOWN.fullmatch(r.text.strip(" .:"))) or (
+                (r.size >= body + 0.8 or r.text.isupper()) and not wraps)
+
+        return {r.index: level_of[style_of(r)[:3]] for r in cands if style_of(r)[:3] in level_of and plain(r)}
+    usage: Counter[Style] = Counter(style_of(r) for r in rows if not is_wrap(rows, r.index))
+    by_style: dict[Style, list[Row]] = defaultdict(list)
+    for r in cands:
+        by_style[style_of(r)].append(r)
+    accepted: list[tuple[tuple, Style]] = []
+    for style, rs in by_style.items():
+        known = sum(1 for r in rs if KNOWN.fullmatch(r.text.strip(" .:")))
+        spread = len(rs) >= 2 and len({r.page for r in rs}) >= 2 and len(rs) >= 0.5 * usage[style]
+        if known or spread:
+            accepted.append(((-style[0], -known, not style[3], not style[1]), style))
+    ranks = {style: n + 1 for n, (_, style) in enumerate(sorted(accepted))}
+    return {r.index: 1 if r.text.lower().startswith("abstract") else ranks[style_of(r)]
+            for r in cands if style_of(r) in ranks}
