@@ -126,15 +126,22 @@ def _accents_placed(span: Span, page: pymupdf.Page | None) -> str:
 
 
 def names(line: Line, page: pymupdf.Page | None = None) -> list[str]:
-    """Author names of one line: superscript marks, commas, semicolons, '&' and 'and' separate names;
+    """Author names of one line: superscript marks, commas, semicolons, '&', middle dots and 'and' separate names;
     membership grades and footnote marks are dropped; parts that are not name-shaped are rejected.
     With the page, accents drawn after their letter are put back on it."""
     top = line.max_size
-    text = "".join("|" if (s.superscript or s.size < 0.8 * top) and not s.text.isspace() else
-                   _accents_placed(s, page) for s in line.spans)
+    parts = []
+    for s in line.spans:
+        t = _accents_placed(s, page)
+        small = s.size < 0.8 * top and not t.isspace()
+        if small and re.fullmatch(r"[A-ZÀ-Þ][A-ZÀ-Þ'’.\- ]*", t.strip()) and len(t.strip()) > 1 and not s.superscript:
+            parts.append(t.lower())  # small capitals: "J" + "OHN"
+        else:
+            parts.append("|" if (s.superscript or small) and not t.isspace() else t)
+    text = "".join(parts)
     text = MEMBERSHIP.sub("|", text)
     out = []
-    for part in re.split(r"\||,|;|&|\band\b|\s{3,}", text):
+    for part in re.split(r"\||,|;|&|·|•|⋅|\band\b|\s{3,}", text):  # Springer separates names with middle dots
         name = _plain_name(part)
         if name and "@" not in name and "http" not in name and not AFFILIATION.search(name) and _name_ok(name):
             out.append(name)

@@ -3,32 +3,38 @@ printed (running headers, footers, footnotes, margin stamps). Venue, arXiv stamp
 are the core's (pipeline/parse/sidecar.py `finish_metadata`), the same for every backend.
 
 Rules (typography and geometry first; wording classes live in _frontmatter.py):
-- Title: the largest-print multi-word line in the upper part of page 1, with the lines that continue it (same
-  size and weight, same horizontal band), skipping masthead furniture: stamps and permission notes, lines with
-  ISSN/volume/doi/URL/"journal homepage"/licence/history wording, journal and series names ("Journal of ...",
-  a name printed in a running header or footer followed by volume/year numbers, a name set between two
-  masthead lines), category labels ("Article", "ORIGINAL RESEARCH", "PAPER • OPEN ACCESS", one-word capitals)
-  and lower-case logotypes. When the largest candidate is not followed by a line of names but a smaller
-  candidate (≥ 75 % of its size) is, the smaller one is the title: titles are followed by their authors.
-  Footnote marks on the title (`Detection∗`) are dropped.
-- Sidebar: a line that ends left of where the title starts is in a left sidebar (Received/Accepted/Citation/
-  Edited by/Correspondence) and belongs to neither authors nor abstract.
+- Front page: page 1, or page 2 when page 1 is a publisher cover sheet ("To cite this article", "View the
+  article online", download notices; little text and no abstract heading).
+- Title: the largest-print multi-word line in the upper part of the page, with the lines that continue it
+  (same size and weight, same horizontal band), skipping masthead furniture: stamps and permission notes,
+  lines with ISSN/volume/doi/URL/"journal homepage"/licence/history wording, journal and series names
+  ("Journal of ...", a name a running header or footer prints followed by volume/year numbers, a name set
+  between two masthead lines), category labels ("Article", "ORIGINAL RESEARCH", "PAPER • OPEN ACCESS",
+  one-word capitals) and lower-case logotypes. Titles are followed by their authors: when the largest
+  candidate's next two lines hold no names but a smaller candidate's do (≥ 60 % of its size, larger than body
+  text, not set right under it like a subtitle), the smaller one is the title. Footnote marks are dropped.
+- Sidebar: when the title is left-aligned and indented (not centred), a line ending left of where it starts
+  is in a left sidebar (Received/Accepted/Citation/Edited by/Correspondence) and is neither authors nor abstract.
 - Abstract: text after an `Abstract` heading in any printed form — a line of its own (`Abstract`, `ABSTRACT`,
   letter-spaced `A B S T R A C T`, small caps), run-in with punctuation (`Abstract.`, `Abstract:`,
-  `Abstract—`) or run-in in its own font (`Abstract` in bold or larger print, then the text). Only lines that
-  overlap the heading horizontally are read (the article-info box beside Elsevier's abstract is skipped); the
-  text ends at the next heading, a keywords/history/licence line, smaller print (footnotes) or a wide gap.
-  A standalone `Summary` heading is taken when no `Abstract` is printed. FALLBACK when no heading is printed
-  (Nature, Frontiers, revtex): the first substantial paragraph (≥ 3 lines of prose) below the title, outside
-  any sidebar, that is not names, affiliations or masthead text, above the first section heading and the
-  footnote zone — with the paragraphs that continue it in the same column, size and left edge.
+  `Abstract—`) or run-in in its own font (`Abstract` bold or larger, then the text). Only lines overlapping the
+  abstract's column (the heading's extent, widened by the lines taken) are read, so the article-info box beside
+  Elsevier's abstract is skipped; the text ends at the next heading, a keywords/history/licence line, smaller
+  print (footnotes) or a wide gap below. A standalone `Summary` heading counts when no `Abstract` is printed.
+  FALLBACK when no heading is printed (Nature, Frontiers, revtex): the first substantial prose paragraph
+  (≥ 3 lines, ≥ 200 characters) below the title, outside any sidebar and the footnote zone, that is not names,
+  affiliations or masthead text, above the first section heading — with the paragraphs continuing it (same
+  left edge and size, small gap).
 - Authors: the lines between the title and the abstract (or 25 % of the page when there is none), without
-  sidebar, masthead, affiliation/address/e-mail/date lines and small print; of those, the bold lines, else the
-  italic ones, else the largest. Names are split on commas, `and`, `&` and superscript marks; membership grades
-  (`Senior Member, IEEE`), footnote and affiliation marks are removed; only name-shaped parts are kept.
+  sidebar, masthead, affiliation/address/e-mail/date lines, title-size lines and small print; of those, the
+  bold lines, else the italic ones, else the largest. Names are split on commas, `and`, `&`, middle dots and
+  superscript marks; membership grades (`Senior Member, IEEE`), footnote and affiliation marks (`Bronik a`)
+  are removed; only name-shaped parts are kept (2–6 capitalised tokens); capitals and small capitals are
+  re-cased; accents drawn after their letter (some producers) are put back on it from the glyph boxes.
 Known limits: a masthead journal name with no wording cue, no running-header repeat and no masthead neighbours,
-printed larger than the title and followed by name-like text, is taken as the title; single-word titles are
-skipped; the no-heading fallback can take an opening body paragraph in papers that print no abstract at all.
+printed larger than the title and directly followed by names, is taken as the title; one-word titles are
+skipped; single-token names (mononyms) are dropped; the no-heading fallback takes the opening paragraph of a
+paper that prints no abstract at all.
 """
 from __future__ import annotations
 
@@ -117,10 +123,10 @@ def _followed_by_names(group: list[Line], page: PageAnalysis) -> bool:
     size = group[0].max_size
     below = sorted((l for l in page.lines if l.horizontal and bottom - 1 < l.bbox[1] < bottom + 4 * size),
                    key=lambda l: l.bbox[1])
-    return any(name_like(l) for l in below[:4])
+    return any(name_like(l) for l in below[:2])  # directly below: a label or another title line is not names
 
 
-def _title_lines(page: PageAnalysis, edges: list[str]) -> list[Line]:
+def _title_lines(page: PageAnalysis, edges: list[str], body_size: float) -> list[Line]:
     cands = _candidates(page, edges)
     top = [l for l in cands if l.bbox[1] < 0.3 * page.height] or [l for l in cands if l.bbox[1] < 0.5 * page.height]
     if not top:
@@ -133,13 +139,14 @@ def _title_lines(page: PageAnalysis, edges: list[str]) -> list[Line]:
         return best
     seen = {id(l) for l in best}
     for line in ranked[1:]:
-        if line.max_size < 0.75 * ranked[0].max_size:
+        if line.max_size < 0.6 * ranked[0].max_size or line.max_size < 1.15 * body_size:
             break
         if id(line) in seen:
             continue
         group = _group(line, rest)
         seen |= {id(l) for l in group}
-        if _followed_by_names(group, page):
+        subtitle = 0 <= line.bbox[1] - max(l.bbox[3] for l in best) < line.max_size  # set right under it
+        if not subtitle and _followed_by_names(group, page):
             return group
     return best
 
@@ -166,8 +173,9 @@ def _title_case(title: str) -> str:
     return " ".join(out)
 
 
-def extract_title(page: PageAnalysis, pages: list[PageAnalysis] | None = None) -> tuple[str, list[Line]]:
-    lines = _title_lines(page, _edge_lines(pages or [page]))
+def extract_title(page: PageAnalysis, pages: list[PageAnalysis] | None = None,
+                  body_size: float = 10.0) -> tuple[str, list[Line]]:
+    lines = _title_lines(page, _edge_lines(pages or [page]), body_size)
     title = _TITLE_MARKS.sub("", join_lines([_case_fixed(l) for l in lines]))
     letters = [c for c in title if c.isalpha()]
     if letters and all(c.isupper() for c in letters) and len(letters) > 12:
@@ -220,8 +228,10 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
             region = region[:i]
             break
     # figure labels and footnotes are small print; furniture and affiliations are never names
+    tsize, tbold = title[0].max_size, title[0].bold
     region = [l for l in region if l.size >= 0.8 * body_size and not is_masthead(l.text)
-              and not (is_address(l.text) and not name_like(l))]
+              and not (is_address(l.text) and not name_like(l))
+              and not (l.max_size >= 0.9 * tsize and l.bold == tbold)]  # title print: a title line, not names
     italic_lines = [l for l in region if _italic(l)]
     picked = [l for l in region if l.bold] or italic_lines  # IEEE sets names in italics
     if not picked and region:  # else the names are the largest text under the title
@@ -363,16 +373,35 @@ def _venue_text(page: PageAnalysis, body_size: float) -> str:
     return " ".join(parts)
 
 
+# ---- publisher cover sheets ----------------------------------------------------------------------------
+
+_COVER = re.compile(r"to cite this article|view the article online|this content was downloaded from|"
+                    r"full terms (&|and) conditions of access|submit your article to this journal|"
+                    r"your use of the jstor archive|you may also like", re.I)
+
+
+def front_page(pages: list[PageAnalysis]) -> PageAnalysis:
+    """The page holding the paper's own front matter: page 1, or page 2 when page 1 is a publisher's cover
+    sheet ("To cite this article: ...", "View the article online ...", download notices) with less than 60 %
+    of page 2's text and no abstract heading."""
+    first = pages[0]
+    if len(pages) > 1 and _COVER.search(first.text) and len(first.text) < 0.6 * len(pages[1].text) \
+            and not any(_heading(l) is not None for l in first.lines if l.horizontal):
+        return pages[1]  # a cover: the notice, little text, no abstract ("How to cite" footnotes stay on page 1)
+    return first
+
+
 # ---- entry point ---------------------------------------------------------------------------------------
 
 def extract_metadata(facts: DocumentFacts | DocumentAnalysis, path: Path, options: ParseOptions, md: Metadata) -> None:
     facts = as_facts(facts, options.pymupdf)
     path = Path(path)
-    first = facts.pages[0]
+    first = front_page(facts.pages)
     md.pdf_path = str(path)
     md.num_pages = len(facts.pages)
-    md.title, title_lines = extract_title(first, facts.pages)
+    md.title, title_lines = extract_title(first, facts.pages, facts.body_size)
     md.abstract, abstract_y = extract_abstract(first, title_lines)
     md.authors = extract_authors(first, title_lines, abstract_y, facts.body_size)
-    finish_metadata(md, path, options, first_page_text=" ".join(l.text for l in first.lines),
-                    venue_text=_venue_text(first, facts.body_size))
+    pages = {facts.pages[0].number: facts.pages[0], first.number: first}.values()
+    finish_metadata(md, path, options, first_page_text=" ".join(l.text for p in pages for l in p.lines),
+                    venue_text=" ".join(_venue_text(p, facts.body_size) for p in pages))

@@ -47,6 +47,18 @@ ABSTRACT = {
                 "chloride mass balance, water table fluctuation and a distributed hydrological model to "
                 "estimate recharge across a karst catchment. The three estimates agree within twenty "
                 "percent in wet years but diverge strongly in dry years, when preferential flow dominates.",
+    "tandf": "Informal lending between neighbours remains common in rural districts. Using household survey data "
+             "from three provinces we show that such loans are repaid more reliably than bank credit and that "
+             "repayment depends on the density of kinship ties in the village.",
+    "remote": "Glacier surface velocities can be measured from repeated radar images. We track features in "
+              "twelve years of synthetic aperture radar scenes and find that the outlet glaciers of the "
+              "southern ice field accelerated by one third between 2010 and 2022.",
+    "springer": "Small manufacturers rarely measure the energy use of individual machines. We install plug "
+                "level meters on forty machines in six workshops and relate their consumption to production "
+                "logs. Idle machines account for a quarter of the electricity bill.",
+    "cell": "Neurons in the fly visual system respond to motion in a preferred direction. We record calcium "
+            "signals from single cells during walking and show that locomotion doubles the gain of these "
+            "responses without changing their tuning.",
     "ieee": "This paper presents a controller for legged robots walking on soft ground. The controller "
             "estimates the stiffness of the terrain from joint torques and adapts the stance duration "
             "accordingly. Experiments on sand, foam and grass show that the adaptive gait reduces slipping "
@@ -60,6 +72,10 @@ TITLE = {
     "iop": "Decay of surface plasmon polaritons along thin gold stripes",
     "elsevier": "Recharge estimates for a karst catchment from three independent methods",
     "ieee": "Adaptive Stance Control for Legged Robots on Soft Ground",
+    "tandf": "Kinship ties and the repayment of informal loans in rural households",
+    "remote": "Acceleration of Outlet Glaciers Measured by Twelve Years of Radar Feature Tracking",
+    "springer": "Machine-level energy metering in small manufacturing workshops",
+    "cell": "Locomotion Doubles the Gain of Direction-Selective Neurons in the Fly",
 }
 
 AUTHORS = {
@@ -69,6 +85,10 @@ AUTHORS = {
     "iop": ["Tomasz Zielinski", "Aiko Mori", "Pierre Dubois"],
     "elsevier": ["María González", "Tom Baker", "Ines Kovač"],
     "ieee": ["Jane Doe", "Ali Khan", "John Roe"],
+    "tandf": ["Ana Lima", "Kofi Mensah"],
+    "remote": ["Sofía Herrera", "Lukas Meier", "Priya Nair", "Tomás Ruiz"],
+    "springer": ["Kim Lee", "Omar Farouk", "Sara Nilsson"],
+    "cell": ["Rachel Adams", "Jonas Berg", "Yuki Sato", "David Cohen"],
 }
 
 PREAMBLE = r"""\documentclass[10pt]{article}
@@ -263,6 +283,101 @@ Legged robots, terrain estimation, gait adaptation.
 
 %(body)s
 \section{Background}
+%(body)s
+\end{document}
+"""
+
+# Taylor & Francis-like: a publisher cover sheet (ISSN line, "To cite this article", links) before the article;
+# on the article page an ABSTRACT box beside an ARTICLE HISTORY/KEYWORDS box.
+TEX["tandf"] = (PREAMBLE % {"font": "mathptmx", "margin": "2cm", "footer": ""}) + r"""
+\noindent{\Large\bfseries Journal of Rural Economics}\par\medskip
+\noindent{\footnotesize ISSN: 1234-5678 (Print) 1234-5686 (Online) Journal homepage: https://www.tandfonline.com/loi/jre20}\par\vspace{24pt}
+\noindent{\LARGE\bfseries %(title)s\par}\vspace{8pt}
+\noindent{\large Ana Lima \& Kofi Mensah}\par\vspace{16pt}
+{\small\noindent\textbf{To cite this article:} Ana Lima \& Kofi Mensah (2019) Kinship ties and the repayment of informal loans in rural households, Journal of Rural Economics, 12:3, 45--67, DOI: 10.1080/12345678.2019.1234567\par\medskip
+\noindent\textbf{To link to this article:} https://doi.org/10.1080/12345678.2019.1234567\par\medskip
+\noindent Published online: 12 Mar 2019.\par\medskip
+\noindent Submit your article to this journal\par\medskip
+\noindent View related articles\par\vspace{30pt}
+\noindent Full Terms \& Conditions of access and use can be found at https://www.tandfonline.com/action/journalInformation?journalCode=jre20}
+\newpage
+\noindent{\footnotesize JOURNAL OF RURAL ECONOMICS, 2019, VOL. 12, NO. 3, 45--67\\ https://doi.org/10.1080/12345678.2019.1234567}\par\vspace{20pt}
+\noindent{\fontsize{16}{20}\selectfont\bfseries %(title)s\par}\vspace{8pt}
+\noindent{Ana Lima\,\textsuperscript{a} and Kofi Mensah\,\textsuperscript{b}}\par\vspace{4pt}
+{\footnotesize\noindent\textsuperscript{a}Department of Economics, University of Porto, Porto, Portugal; \textsuperscript{b}School of Economics, University of Ghana, Accra, Ghana}\par\vspace{12pt}
+\noindent\begin{minipage}[t]{0.66\textwidth}\small
+{\bfseries ABSTRACT}\par\vspace{3pt}
+%(abstract)s
+\end{minipage}\hfill
+\begin{minipage}[t]{0.3\textwidth}\scriptsize
+{\bfseries ARTICLE HISTORY}\par Received 2 May 2018\par Accepted 20 January 2019\par\medskip
+{\bfseries KEYWORDS}\par Informal credit; kinship; rural households
+\end{minipage}
+\section*{1. Introduction}
+%(body)s
+
+%(body)s
+\end{document}
+"""
+
+# MDPI-like with a capitalised journal name (no wording cue) larger than the title and authors set with
+# accents; the title is the candidate followed by names.
+TEX["remote"] = (PREAMBLE % {"font": "mathpazo", "margin": "1.8cm", "footer":
+                             r"Remote Sens. 2023, 15, 2345. https://doi.org/10.3390/rs15092345"}) + r"""
+\noindent{\fontsize{24}{28}\selectfont\sffamily Remote Sensing}\hfill{\bfseries\sffamily\Large MDPI}\par
+\vspace{14pt}
+\noindent{\small Article}\par\vspace{6pt}
+\noindent{\fontsize{18}{22}\selectfont\bfseries %(title)s\par}\vspace{10pt}
+\noindent{\bfseries Sof\'ia Herrera\,\textsuperscript{1}, Lukas Meier\,\textsuperscript{2,*}, Priya Nair\,\textsuperscript{1} and Tom\'as Ruiz\,\textsuperscript{3}}\par
+\vspace{10pt}
+\noindent\begin{minipage}[t]{0.22\textwidth}\scriptsize\raggedright
+\textbf{Citation:} Herrera, S.; Meier, L.; Nair, P.; Ruiz, T. Acceleration of Outlet Glaciers. \textit{Remote Sens.} \textbf{2023}, \textit{15}, 2345.\par\medskip
+Academic Editors: Anna Berg and Luis Soto\par\medskip
+Received: 3 March 2023\par Accepted: 2 April 2023\par Published: 9 April 2023
+\end{minipage}\hfill
+\begin{minipage}[t]{0.74\textwidth}\small
+\textsuperscript{1} Centro de Estudios Glaciol\'ogicos, Valdivia 5090000, Chile\par
+\textsuperscript{2} Department of Geography, University of Zurich, 8057 Zurich, Switzerland\par
+\textsuperscript{3} Instituto Ant\'artico Chileno, Punta Arenas 6200000, Chile\par
+\textsuperscript{*} Correspondence: lukas.meier@geo.uzh.ch\par\medskip
+\noindent\textbf{Abstract:} %(abstract)s\par\medskip
+\noindent\textbf{Keywords:} glaciers; SAR; feature tracking
+\end{minipage}
+\section*{1. Introduction}
+%(body)s
+\end{document}
+"""
+
+# Springer journal-like: "ORIGINAL ARTICLE" label, authors separated by middle dots, dates line, "Abstract" heading.
+TEX["springer"] = (PREAMBLE % {"font": "mathptmx", "margin": "2cm", "footer":
+                               r"\copyright{} The Author(s) 2021"}) + r"""
+\noindent{\footnotesize Energy Efficiency (2021) 14:55\\ https://doi.org/10.1007/s12053-021-09999-1}\par\vspace{12pt}
+\noindent{\small\bfseries ORIGINAL ARTICLE}\par\vspace{8pt}
+\noindent{\fontsize{17}{21}\selectfont\bfseries %(title)s\par}\vspace{10pt}
+\noindent{Kim Lee \textperiodcentered{} Omar Farouk \textperiodcentered{} Sara Nilsson}\par\vspace{8pt}
+{\footnotesize\noindent Received: 12 May 2020 / Accepted: 3 March 2021 / Published online: 20 March 2021}\par\vspace{10pt}
+\noindent{\bfseries Abstract}\enspace {\small %(abstract)s}\par\medskip
+\noindent{\small\bfseries Keywords}\enspace{\small Energy metering $\cdot$ Manufacturing $\cdot$ Idle power}
+\section*{Introduction}
+%(body)s
+\end{document}
+"""
+
+# Cell-like: "SUMMARY" heading instead of "Abstract", correspondence line, caps INTRODUCTION.
+TEX["cell"] = (PREAMBLE % {"font": "helvet", "margin": "2cm", "footer": r"Current Biology 31, 1--12, May 24, 2021"}) + r"""
+\sffamily
+\noindent{\small\bfseries Article}\par\vspace{10pt}
+\noindent{\fontsize{20}{24}\selectfont\bfseries %(title)s\par}\vspace{12pt}
+\noindent{Rachel Adams,\textsuperscript{1,3} Jonas Berg,\textsuperscript{1} Yuki Sato,\textsuperscript{2} and David Cohen\textsuperscript{1,4,*}}\par\vspace{6pt}
+{\footnotesize\noindent\textsuperscript{1}Department of Neurobiology, Harvard Medical School, Boston, MA 02115, USA\\
+\textsuperscript{2}Okinawa Institute of Science and Technology, Onna 904-0495, Japan\\
+\textsuperscript{3}Present address: Janelia Research Campus, Ashburn, VA 20147, USA\\
+\textsuperscript{4}Lead contact\\
+\textsuperscript{*}Correspondence: david\_cohen@hms.harvard.edu\\
+https://doi.org/10.1016/j.cub.2021.03.001}\par\vspace{12pt}
+\noindent{\bfseries SUMMARY}\par\vspace{3pt}
+\noindent %(abstract)s\par\vspace{10pt}
+\noindent{\bfseries INTRODUCTION}\par\vspace{3pt}
 %(body)s
 \end{document}
 """
