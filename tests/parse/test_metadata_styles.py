@@ -18,8 +18,9 @@ import pytest
 
 from pipeline.document import Metadata
 from pipeline.parse import ParseOptions
+from pipeline.parse.pymupdf._frontmatter import is_address, is_masthead, names
 from pipeline.parse.pymupdf.metadata import extract_metadata
-from pipeline.parse.pymupdf.page import analyze_document
+from pipeline.parse.pymupdf.page import Line, Span, analyze_document
 from tests.conftest import CORPUS2, needs_corpus2
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -93,3 +94,41 @@ def test_scorer_catches_errors() -> None:
     assert s["title"] and s["abstract"] and s["abstract_exact"] and s["authors_f1"] == 0.5
     assert not score(md, {**truth, "abstract_end": "other things."})["abstract_exact"]
     assert not score(Metadata(title="Journal of X", authors=[], abstract=""), truth)["title"]
+
+
+def _line(*spans: tuple[str, float, int]) -> Line:
+    """A printed line from (text, size, flags) spans (flags 1: superscript)."""
+    return Line(bbox=(0, 0, 300, 12), spans=[Span(t, (0, 0, 10, 10), size, "Times", flags) for t, size, flags in spans],
+                block=0)
+
+
+@pytest.mark.parametrize("spans,expected", [
+    ([("Jane Doe, Senior Member, IEEE, Ali Khan, Student Member, IEEE, and John Roe, Life Fellow, IEEE", 10, 0)],
+     ["Jane Doe", "Ali Khan", "John Roe"]),
+    ([("Kim Lee · Omar Farouk · Sara Nilsson", 10, 0)], ["Kim Lee", "Omar Farouk", "Sara Nilsson"]),
+    ([("Kevin Bronik a, Le Zhang b,∗", 10, 0)], ["Kevin Bronik", "Le Zhang"]),
+    ([("Lena Fischer", 10, 0), ("1*", 7, 1), (", Petr Novak", 10, 0), ("2", 7, 1), (" and Samir Haddad", 10, 0)],
+     ["Lena Fischer", "Petr Novak", "Samir Haddad"]),
+    ([("D", 10, 0), ("YLAN", 8, 0), (" P. T", 10, 0), ("HURSTON", 8, 0)], ["Dylan P. Thurston"]),  # small caps
+    ([("DYLAN P. THURSTON", 10, 0)], ["Dylan P. Thurston"]),
+    ([("Maria van der Berg and June Smith", 10, 0)], ["Maria van der Berg", "June Smith"]),
+    ([("ISSN 0031-3203", 10, 0)], []),
+    ([("The paper is organized as follows", 10, 0)], []),
+])
+def test_names(spans: list[tuple[str, float, int]], expected: list[str]) -> None:
+    assert names(_line(*spans)) == expected
+
+
+@pytest.mark.parametrize("text,address,masthead", [
+    ("2Meta, Menlo Park, CA", True, False),
+    ("Ann Arbor, MI 48109-2122, USA", True, False),
+    ("November 3, 2000", True, False),
+    ("June Smith", False, False),
+    ("journal homepage: www.elsevier.com/locate/pr", False, True),
+    ("Contents lists available at ScienceDirect", False, True),
+    ("Received: 3 March 2023", True, True),
+    ("Citation-informed Transformers", False, False),  # a title line, not a sidebar label
+    ("Journal of Physics Communications", False, True),
+])
+def test_line_classes(text: str, address: bool, masthead: bool) -> None:
+    assert (is_address(text), is_masthead(text)) == (address, masthead)

@@ -72,8 +72,9 @@ def is_logo(text: str) -> bool:
 
 
 def is_address(text: str) -> bool:
-    """Affiliation, postal address, date or e-mail line: institution words, a 3+ digit number, a month."""
-    return bool(AFFILIATION.search(text) or re.search(r"\d{3,}", text) or "@" in text or _MONTH.search(text)
+    """Affiliation, postal address, date or e-mail line: institution words (also right after a mark: "2Meta"),
+    a 3+ digit number, a date."""
+    return bool(AFFILIATION.search(re.sub(r"[\d∗*†‡§¶]", " ", text)) or re.search(r"\d{3,}", text) or "@" in text or _MONTH.search(text)
                 or "http" in text)
 
 

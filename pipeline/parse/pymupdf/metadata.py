@@ -26,8 +26,9 @@ Rules (typography and geometry first; wording classes live in _frontmatter.py):
   affiliations or masthead text, above the first section heading — with the paragraphs continuing it (same
   left edge and size, small gap).
 - Authors: the lines between the title and the abstract (or 25 % of the page when there is none), without
-  sidebar, masthead, affiliation/address/e-mail/date lines, title-size lines and small print; of those, the
-  bold lines, else the italic ones, else the largest. Names are split on commas, `and`, `&`, middle dots and
+  sidebar, masthead, affiliation/address/e-mail/date lines, title-size lines and small print, and holding
+  names; of those, the bold lines, else the italic ones when they hold more names than the upright largest ones
+  (IEEE sets either the names or the departments in italics), else the largest. Names are split on commas, `and`, `&`, middle dots and
   superscript marks; membership grades (`Senior Member, IEEE`), footnote and affiliation marks (`Bronik a`)
   are removed; only name-shaped parts are kept (2–6 capitalised tokens); capitals and small capitals are
   re-cased; accents drawn after their letter (some producers) are put back on it from the glyph boxes.
@@ -94,8 +95,8 @@ def _candidates(page: PageAnalysis, edges: list[str]) -> list[Line]:
     out = []
     for l in lines:
         t = l.text
-        if not (l.horizontal and re.search(r"[A-Za-z]{2}", t)) or _NOT_TITLE.match(t):
-            continue
+        if not (l.horizontal and re.search(r"[A-Za-z]{2}", t)) or _NOT_TITLE.match(t) or len(t.split()) < 2:
+            continue  # one word: a journal logotype ("Sustainability") or a label, not a title's first line
         if is_masthead(t) or is_label(t) or is_logo(t) or _journal_in_edges(t, edges) or _sandwiched(l, lines):
             continue
         out.append(l)
@@ -232,11 +233,16 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
     region = [l for l in region if l.size >= 0.8 * body_size and not is_masthead(l.text)
               and not (is_address(l.text) and not name_like(l))
               and not (l.max_size >= 0.9 * tsize and l.bold == tbold)]  # title print: a title line, not names
-    italic_lines = [l for l in region if _italic(l)]
-    picked = [l for l in region if l.bold] or italic_lines  # IEEE sets names in italics
-    if not picked and region:  # else the names are the largest text under the title
-        size = max(l.size for l in region)
-        picked = [l for l in region if l.size >= size - 0.5]
+    region = [l for l in region if name_like(l)]
+    if not region:
+        return []
+    size = max(l.size for l in region)
+    largest = [l for l in region if l.size >= size - 0.5]
+    # some IEEE styles set the names in italics, others the departments: italics when they hold more names
+    italic = [l for l in region if _italic(l)]
+    upright = [l for l in largest if not _italic(l)]
+    count = lambda ls: sum(len(names(l)) for l in ls)  # noqa: E731
+    picked = [l for l in region if l.bold] or (italic if count(italic) > count(upright) else largest)
     authors: list[str] = []
     for line in picked:
         authors += [n for n in names(line, page.page) if n not in authors]
