@@ -157,8 +157,11 @@ def _case_fixed(line: Line) -> str:
     footnote marks (superscripts after the last word) dropped."""
     top = line.max_size
     parts = []
-    for s in line.spans:
-        if s.superscript and re.fullmatch(r"[\d,∗*†‡§¶⋆✩\s]+", s.text):
+    last = max((i for i, s in enumerate(line.spans) if s.text.strip()), default=-1)
+    for i, s in enumerate(line.spans):
+        # footnote marks: symbols anywhere, digits only at the end of the line ("10^9 Tokens" keeps its 9)
+        if s.superscript and (re.fullmatch(r"[,∗*†‡§¶⋆✩\s]+", s.text)
+                              or (i == last and re.fullmatch(r"[\d,∗*†‡§¶⋆✩\s]+", s.text))):
             continue
         small = s.size < 0.9 * top and s.text.isupper()
         parts.append(s.text.lower() if small else s.text)
