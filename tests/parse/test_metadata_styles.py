@@ -111,6 +111,8 @@ def _line(*spans: tuple[str, float, int]) -> Line:
      ["Lena Fischer", "Petr Novak", "Samir Haddad"]),
     ([("D", 10, 0), ("YLAN", 8, 0), (" P. T", 10, 0), ("HURSTON", 8, 0)], ["Dylan P. Thurston"]),  # small caps
     ([("DYLAN P. THURSTON", 10, 0)], ["Dylan P. Thurston"]),
+    ([("LÉA MOREAU, JEAN-PIERRE O’NEIL, AND DANIEL K. OKAFOR", 10, 0)],
+     ["Léa Moreau", "Jean-Pierre O’Neil", "Daniel K. Okafor"]),
     ([("Maria van der Berg and June Smith", 10, 0)], ["Maria van der Berg", "June Smith"]),
     ([("ISSN 0031-3203", 10, 0)], []),
     ([("The paper is organized as follows", 10, 0)], []),

@@ -96,9 +96,9 @@ def _name_ok(name: str) -> bool:
 def _plain_name(part: str) -> str:
     name = clean_text(MARKS.sub(" ", _SPACING_ACCENT_DOTLESS.sub(r"\1i", part))).strip(" .,;:")
     name = re.sub(r"(?:\s+[a-z](?:\s*,\s*[a-z])*)+$", "", name)  # Elsevier letter marks "Bronik a"
-    name = re.sub(r"^(?:and|by)\s+", "", name)
+    name = re.sub(r"^(?:and|by|AND|BY)\s+", "", name)
     if name.isupper() and len(name) > 3:  # names set in capitals (amsart): "DYLAN P. THURSTON"
-        name = " ".join(w[:1] + w[1:].lower() for w in name.split())
+        name = re.sub(r"(^|[\s\-'’.])(\w)", lambda m: m[1] + m[2].upper(), name.lower())  # "Jean-Pierre"
     return name
 
 
@@ -142,7 +142,7 @@ def names(line: Line, page: pymupdf.Page | None = None) -> list[str]:
     text = "".join(parts)
     text = MEMBERSHIP.sub("|", text)
     out = []
-    for part in re.split(r"\||,|;|&|·|•|⋅|\band\b|\s{3,}", text):  # Springer separates names with middle dots
+    for part in re.split(r"\||,|;|&|·|•|⋅|\b(?:and|AND)\b|\s{3,}", text):  # Springer separates names with middle dots
         name = _plain_name(part)
         if name and "@" not in name and "http" not in name and not AFFILIATION.search(name) and _name_ok(name):
             out.append(name)
