@@ -97,6 +97,7 @@ def _plain_name(part: str) -> str:
     name = clean_text(MARKS.sub(" ", _SPACING_ACCENT_DOTLESS.sub(r"\1i", part))).strip(" .,;:")
     name = re.sub(r"(?:\s+[a-z](?:\s*,\s*[a-z])*)+$", "", name)  # Elsevier letter marks "Bronik a"
     name = re.sub(r"^(?:and|by|AND|BY)\s+", "", name)
+    name = re.sub(r"\s+(?:iD|ID)$", "", name)  # ORCID icon drawn as text
     if name.isupper() and len(name) > 3:  # names set in capitals (amsart): "DYLAN P. THURSTON"
         name = re.sub(r"(^|[\s\-'’.])(\w)", lambda m: m[1] + m[2].upper(), name.lower())  # "Jean-Pierre"
     return name

@@ -107,6 +107,14 @@ def _group(first: Line, cands: list[Line]) -> list[Line]:
     """The title's first line and the lines that continue it: same size and weight, overlapping band."""
     size = first.max_size
     group = [first]
+    for line in sorted((l for l in cands if l.bbox[3] <= first.bbox[1] + 1), key=lambda l: -l.bbox[1]):
+        if line.bbox[0] > first.bbox[2] or line.bbox[2] < first.bbox[0]:
+            continue  # beside it (a logo, a sidebar)
+        # a one-word first line ("Nyströmformer:") is no candidate itself: take it back from above
+        if abs(line.max_size - size) > 0.3 or line.bold != first.bold or len(line.text.split()) > 1 \
+                or group[0].bbox[1] - line.bbox[3] > 0.8 * size:
+            break
+        group.insert(0, line)
     for line in sorted((l for l in cands if l.bbox[1] > first.bbox[1]), key=lambda l: (l.bbox[1], l.bbox[0])):
         prev = group[-1]
         if line.bbox[0] > first.bbox[2] or line.bbox[2] < first.bbox[0]:  # beside it (a sidebar, a logo)

@@ -66,6 +66,9 @@ ABSTRACT = {
              "We combine thermal imagery from drones with a street tree inventory for three cities and estimate "
              "the cooling attributable to each species. Broad-leaved species cooled the street twice as much "
              "as conifers of the same height.",
+    "article": "Citation graphs look locally like trees but globally like grids. We estimate the Gromov "
+               "hyperbolicity of six citation graphs by sampling quadruples of papers and show that fields with "
+               "many review articles are markedly more hyperbolic than fields without them.",
     "ieee": "This paper presents a controller for legged robots walking on soft ground. The controller "
             "estimates the stiffness of the terrain from joint torques and adapts the stance duration "
             "accordingly. Experiments on sand, foam and grass show that the adaptive gait reduces slipping "
@@ -79,6 +82,7 @@ TITLE = {
     "iop": "Decay of surface plasmon polaritons along thin gold stripes",
     "elsevier": "Recharge estimates for a karst catchment from three independent methods",
     "ieee": "Adaptive Stance Control for Legged Robots on Soft Ground",
+    "article": "Hyperbolicity: How Tree-Like Are Citation Graphs?",
     "wiley": "Species and planting density explain the cooling effect of street trees",
     "ieeeconf": "Fine-Tuning Speech Enhancement on Paired Real Recordings",
     "tandf": "Kinship ties and the repayment of informal loans in rural households",
@@ -94,6 +98,7 @@ AUTHORS = {
     "iop": ["Tomasz Zielinski", "Aiko Mori", "Pierre Dubois"],
     "elsevier": ["María González", "Tom Baker", "Ines Kovač"],
     "ieee": ["Jane Doe", "Ali Khan", "John Roe"],
+    "article": ["Marta Nowak", "Sven Olsen"],
     "wiley": ["Nora Lindqvist", "Ahmed Hassan", "Claire Dubois"],
     "ieeeconf": ["Min-jun Park", "Laura Bianchi", "Ethan Brooks"],
     "tandf": ["Ana Lima", "Kofi Mensah"],
@@ -453,6 +458,26 @@ TEX["wiley"] = (PREAMBLE % {"font": "helvet", "margin": "1.8cm", "footer":
 {\small\textbf{KEYWORDS}}\par{\small drones, street trees, thermal imagery, urban heat}
 \end{minipage}
 \section*{1 \textbar{} INTRODUCTION}
+%(body)s
+\end{document}
+"""
+
+# Plain LaTeX article: \maketitle with a one-word first title line, authors with \and and \thanks, the
+# article class's centred small "Abstract".
+TEX["article"] = r"""\documentclass[11pt]{article}
+\usepackage[T1]{fontenc}
+\begin{document}
+\title{Hyperbolicity:\\ How Tree-Like Are Citation Graphs?}
+\author{Marta Nowak\thanks{Department of Mathematics, University of Warsaw. E-mail: m.nowak@uw.edu.pl} \and
+Sven Olsen\thanks{Department of Computer Science, University of Copenhagen.}}
+\date{March 2024}
+\maketitle
+\begin{abstract}
+%(abstract)s
+\end{abstract}
+\section{Introduction}
+%(body)s
+
 %(body)s
 \end{document}
 """
