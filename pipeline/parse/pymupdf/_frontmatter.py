@@ -107,14 +107,24 @@ _ACCENTS = {"¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜":
             "ˇ": "\u030c", "˚": "\u030a", "¯": "\u0304", "˙": "\u0307"}
 
 
-def _accents_placed(span: Span, page: pymupdf.Page | None) -> str:
+_AFTER_LETTER = re.compile("[" + "".join(_ACCENTS) + "][^aeiouyAEIOUYı\\s]")
+
+
+def _line_chars(line: Line, page: pymupdf.Page) -> list[dict]:
+    """The characters of one line with their boxes (a clipped text page: cheap)."""
+    tp = page.get_textpage(clip=pymupdf.Rect(line.bbox) + (-1, -1, 1, 1))
+    return [c for b in tp.extractRAWDICT()["blocks"] for l in b.get("lines", []) for s in l["spans"]
+            for c in s["chars"]]
+
+
+def _accents_placed(span: Span, chars: list[dict] | None) -> str:
     """Span text with each spacing accent put on the letter it is drawn over. Some producers write the accent
-    after its letter ("He´le`ne" for Hélène), which text order alone cannot tell from "´l"; the glyph boxes can."""
-    if page is None or not any(a in span.text for a in _ACCENTS):
+    after its letter ("He´le`ne" for Hélène), which text order alone cannot tell from "´l"; the glyph boxes can.
+    Accents go on vowels in most names, so "¨u" is read in order; only an accent before a consonant may belong
+    to the letter before it, and only then are the boxes read."""
+    if chars is None or not _AFTER_LETTER.search(span.text):
         return span.text
-    chars = [c for b in page.get_text("rawdict", clip=pymupdf.Rect(span.bbox))["blocks"]
-             for l in b.get("lines", []) for s in l["spans"] for c in s["chars"]
-             if span.bbox[0] - 0.5 <= (c["bbox"][0] + c["bbox"][2]) / 2 <= span.bbox[2] + 0.5]
+    chars = [c for c in chars if span.bbox[0] - 0.5 <= (c["bbox"][0] + c["bbox"][2]) / 2 <= span.bbox[2] + 0.5]
     if "".join(c["c"] for c in chars).strip() != span.text.strip():
         return span.text
     out: list[list] = []  # [text, bbox] per printed letter
@@ -132,9 +142,10 @@ def names(line: Line, page: pymupdf.Page | None = None) -> list[str]:
     membership grades and footnote marks are dropped; parts that are not name-shaped are rejected.
     With the page, accents drawn after their letter are put back on it."""
     top = line.max_size
+    chars = _line_chars(line, page) if page is not None and _AFTER_LETTER.search(line.text) else None
     parts = []
     for s in line.spans:
-        t = _accents_placed(s, page)
+        t = _accents_placed(s, chars)
         small = s.size < 0.8 * top and not t.isspace()
         if small and re.fullmatch(r"[A-ZÀ-Þ][A-ZÀ-Þ'’.\- ]*", t.strip()) and len(t.strip()) > 1 and not s.superscript:
             parts.append(t.lower())  # small capitals: "J" + "OHN"

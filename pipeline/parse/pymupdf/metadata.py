@@ -63,9 +63,12 @@ def _edge_lines(pages: list[PageAnalysis]) -> list[str]:
     """Running header/footer lines of the first pages (normalised): where a journal repeats its name."""
     out = []
     for p in pages[:5]:
-        out += [norm(l.text) for l in p.lines if l.horizontal
-                and (l.bbox[3] <= 0.1 * p.height or l.bbox[1] >= 0.9 * p.height)]
+        h = p.height
+        out += [norm(l.text) for l in p.lines if l.horizontal and (l.bbox[3] <= 0.1 * h or l.bbox[1] >= 0.9 * h)]
     return out
+
+
+_VOLUME_AFTER = re.compile(r"[\s,]*(vol\.?\s*)?\(?\d")
 
 
 def _journal_in_edges(text: str, edges: list[str]) -> bool:
@@ -73,13 +76,17 @@ def _journal_in_edges(text: str, edges: list[str]) -> bool:
     t = norm(text)
     if len(t) < 4:
         return False
-    return any(re.search(re.escape(t) + r"[\s,]*(vol\.?\s*)?\(?\d", e) for e in edges)
+    for e in edges:
+        at = e.find(t)
+        if at >= 0 and _VOLUME_AFTER.match(e, at + len(t)):
+            return True
+    return False
 
 
 def _sandwiched(line: Line, lines: list[Line]) -> bool:
     """Set between masthead lines (Elsevier: 'Contents lists available at ...' / name / 'journal homepage: ...')."""
     def near(below: bool) -> Line | None:
-        cands = [l for l in lines if l is not line and l.horizontal and l.bbox[0] < line.bbox[2]
+        cands = [l for l in lines if l is not line and l.bbox[0] < line.bbox[2]
                  and l.bbox[2] > line.bbox[0] and ((l.bbox[1] >= line.bbox[3] - 1) if below
                                                    else (l.bbox[3] <= line.bbox[1] + 1))]
         if not cands:
@@ -90,15 +97,20 @@ def _sandwiched(line: Line, lines: list[Line]) -> bool:
     return bool(above and below and MASTHEAD.search(above.text) and MASTHEAD.search(below.text))
 
 
-def _candidates(page: PageAnalysis, edges: list[str]) -> list[Line]:
-    lines = page.lines
+def _candidates(page: PageAnalysis, edges: list[str], body_size: float) -> list[Line]:
+    h = page.height
+    lines = [l for l in page.lines if l.horizontal and l.bbox[1] < 0.6 * h]  # titles sit in the upper half
     out = []
     for l in lines:
+        if l.bbox[1] >= 0.5 * h:
+            continue
         t = l.text
         if not (l.horizontal and re.search(r"[A-Za-z]{2}", t)) or _NOT_TITLE.match(t) or len(t.split()) < 2:
             continue  # one word: a journal logotype ("Sustainability") or a label, not a title's first line
-        if is_masthead(t) or is_label(t) or is_logo(t) or _journal_in_edges(t, edges) or _sandwiched(l, lines):
+        if is_masthead(t) or is_label(t) or is_logo(t):
             continue
+        if l.max_size > body_size and (_journal_in_edges(t, edges) or _sandwiched(l, lines)):
+            continue  # a journal name (set larger than body text, like every masthead name)
         out.append(l)
     return out
 
@@ -136,7 +148,7 @@ def _followed_by_names(group: list[Line], page: PageAnalysis) -> bool:
 
 
 def _title_lines(page: PageAnalysis, edges: list[str], body_size: float) -> list[Line]:
-    cands = _candidates(page, edges)
+    cands = _candidates(page, edges, body_size)
     top = [l for l in cands if l.bbox[1] < 0.3 * page.height] or [l for l in cands if l.bbox[1] < 0.5 * page.height]
     if not top:
         return []
