@@ -74,8 +74,8 @@ def is_logo(text: str) -> bool:
 def is_address(text: str) -> bool:
     """Affiliation, postal address, date or e-mail line: institution words (also right after a mark: "2Meta"),
     a 3+ digit number, a date."""
-    return bool(AFFILIATION.search(re.sub(r"[\d∗*†‡§¶]", " ", text)) or re.search(r"\d{3,}", text) or "@" in text or _MONTH.search(text)
-                or "http" in text)
+    return bool(AFFILIATION.search(re.sub(r"[\d∗*†‡§¶]", " ", text)) or re.search(r"\d{3,}", text)
+                or "@" in text or "http" in text or _MONTH.search(text))
 
 
 def _name_ok(name: str) -> bool:
@@ -147,14 +147,16 @@ def names(line: Line, page: pymupdf.Page | None = None) -> list[str]:
     for s in line.spans:
         t = _accents_placed(s, chars)
         small = s.size < 0.8 * top and not t.isspace()
-        if small and re.fullmatch(r"[A-ZÀ-Þ][A-ZÀ-Þ'’.\- ]*", t.strip()) and len(t.strip()) > 1 and not s.superscript:
+        caps = re.fullmatch(r"[A-ZÀ-Þ][A-ZÀ-Þ'’.\- ]*", t.strip()) and len(t.strip()) > 1
+        if small and caps and not s.superscript:
             parts.append(t.lower())  # small capitals: "J" + "OHN"
         else:
             parts.append("|" if (s.superscript or small) and not t.isspace() else t)
     text = "".join(parts)
     text = MEMBERSHIP.sub("|", text)
     out = []
-    for part in re.split(r"\||,|;|&|·|•|⋅|\b(?:and|AND)\b|\s{3,}", text):  # Springer separates names with middle dots
+    # Springer separates names with middle dots, Wiley with vertical bars
+    for part in re.split(r"\||,|;|&|·|•|⋅|\b(?:and|AND)\b|\s{3,}", text):
         name = _plain_name(part)
         if name and "@" not in name and "http" not in name and not AFFILIATION.search(name) and _name_ok(name):
             out.append(name)

@@ -27,10 +27,10 @@ Rules (typography and geometry first; wording classes live in _frontmatter.py):
   left edge and size, small gap).
 - Authors: the lines between the title and the abstract (or 25 % of the page when there is none), without
   sidebar, masthead, affiliation/address/e-mail/date lines, title-size lines and small print, and holding
-  names; of those, the bold lines, else the italic ones when they hold more names than the upright largest ones
-  (IEEE sets either the names or the departments in italics), else the largest. Names are split on commas, `and`, `&`, middle dots and
-  superscript marks; membership grades (`Senior Member, IEEE`), footnote and affiliation marks (`Bronik a`)
-  are removed; only name-shaped parts are kept (2–6 capitalised tokens); capitals and small capitals are
+  names; of those, the bold lines, else the italic ones when they hold more names than the upright largest
+  ones (IEEE sets either the names or the departments in italics), else the largest. Names are split on commas,
+  `and`, `&`, middle dots, vertical bars and superscript marks; membership grades (`Senior Member, IEEE`),
+  footnote and affiliation marks (`Bronik a`) are removed; only name-shaped parts are kept (2–6 capitalised tokens); capitals and small capitals are
   re-cased; accents drawn after their letter (some producers) are put back on it from the glyph boxes.
 Known limits: a masthead journal name with no wording cue, no running-header repeat and no masthead neighbours,
 printed larger than the title and directly followed by names, is taken as the title; one-word titles are
@@ -277,7 +277,8 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
 _ABSTRACT = re.compile(r"^\s*(abstract|a\s?b\s?s\s?t\s?r\s?a\s?c\s?t)\s*([.:—–-]\s*|$)(.*)$", re.I)
 _SPACED = re.compile(r"^\s*a\s+b\s+s\s+t\s+r\s+a\s+c\s+t\s*[.:]?\s*$", re.I)
 _SUMMARY = re.compile(r"^\s*summary\s*[.:]?\s*$", re.I)
-_SECTION = re.compile(r"^(\d{1,2}(\.\d{1,2})*\.?|[IVX]+\.)(\s+[A-Z].*)?$|^(Introduction|INTRODUCTION|Index Terms|Keywords|"
+_SECTION = re.compile(r"^(\d{1,2}(\.\d{1,2})*\.?|[IVX]+\.)(\s+[A-Z].*)?$|"
+                      r"^(Introduction|INTRODUCTION|Index Terms|Keywords|"
                       r"Key words|KEYWORDS|CCS Concepts|CCS CONCEPTS|JEL|PACS|MSC|Mathematics Subject|DOI:|"
                       r"Citation:|Highlights|HIGHLIGHTS|Article history|Abbreviations)\b")
 
