@@ -31,7 +31,8 @@ Rules (typography and geometry first; wording classes live in _frontmatter.py):
   ones (IEEE sets either the names or the departments in italics), else the largest. Names are split on commas,
   `and`, `&`, middle dots, vertical bars and superscript marks; membership grades (`Senior Member, IEEE`),
   footnote and affiliation marks (`Bronik a`) are removed; only name-shaped parts are kept (2–6 capitalised
-  tokens); capitals and small capitals are re-cased; accents drawn after their letter (some producers) are put back on it from the glyph boxes.
+  tokens); capitals and small capitals are re-cased; accents drawn after their letter (some producers) are put
+  back on it from the glyph boxes.
 Known limits: a masthead journal name with no wording cue, no running-header repeat and no masthead neighbours,
 printed larger than the title and directly followed by names, is taken as the title; one-word titles are
 skipped; single-token names (mononyms) are dropped; the no-heading fallback takes the opening paragraph of a
