@@ -1,6 +1,42 @@
 """metadata view: title, authors and abstract from the paper's own first page, plus the text where a venue may be
 printed (running headers, footers, footnotes, margin stamps). Venue, arXiv stamp, sidecar, overrides and bibtex
 are the core's (pipeline/parse/sidecar.py `finish_metadata`), the same for every backend.
+
+Rules (typography and geometry first; wording classes live in _frontmatter.py):
+- Front page: page 1, or page 2 when page 1 is a publisher cover sheet ("To cite this article", "View the
+  article online", download notices; little text and no abstract heading).
+- Title: the largest-print multi-word line in the upper part of the page, with the lines that continue it
+  (same size and weight, same horizontal band), skipping masthead furniture: stamps and permission notes,
+  lines with ISSN/volume/doi/URL/"journal homepage"/licence/history wording, journal and series names
+  ("Journal of ...", a name a running header or footer prints followed by volume/year numbers, a name set
+  between two masthead lines), category labels ("Article", "ORIGINAL RESEARCH", "PAPER • OPEN ACCESS",
+  one-word capitals) and lower-case logotypes. Titles are followed by their authors: when the largest
+  candidate's next two lines hold no names but a smaller candidate's do (≥ 60 % of its size, larger than body
+  text, not set right under it like a subtitle), the smaller one is the title. Footnote marks are dropped.
+- Sidebar: when the title is left-aligned and indented (not centred), a line ending left of where it starts
+  is in a left sidebar (Received/Accepted/Citation/Edited by/Correspondence) and is neither authors nor abstract.
+- Abstract: text after an `Abstract` heading in any printed form — a line of its own (`Abstract`, `ABSTRACT`,
+  letter-spaced `A B S T R A C T`, small caps), run-in with punctuation (`Abstract.`, `Abstract:`,
+  `Abstract—`) or run-in in its own font (`Abstract` bold or larger, then the text). Only lines overlapping the
+  abstract's column (the heading's extent, widened by the lines taken) are read, so the article-info box beside
+  Elsevier's abstract is skipped; the text ends at the next heading, a keywords/history/licence line, smaller
+  print (footnotes) or a wide gap below. A standalone `Summary` heading counts when no `Abstract` is printed.
+  FALLBACK when no heading is printed (Nature, Frontiers, revtex): the first substantial prose paragraph
+  (≥ 3 lines, ≥ 200 characters) below the title, outside any sidebar and the footnote zone, that is not names,
+  affiliations or masthead text, above the first section heading — with the paragraphs continuing it (same
+  left edge and size, small gap).
+- Authors: the lines between the title and the abstract (or 25 % of the page when there is none), without
+  sidebar, masthead, affiliation/address/e-mail/date lines, title-size lines and small print, and holding
+  names; of those, the bold lines, else the italic ones when they hold more names than the upright largest
+  ones (IEEE sets either the names or the departments in italics), else the largest. Names are split on commas,
+  `and`, `&`, middle dots, vertical bars and superscript marks; membership grades (`Senior Member, IEEE`),
+  footnote and affiliation marks (`Bronik a`) are removed; only name-shaped parts are kept (2–6 capitalised
+  tokens); capitals and small capitals are re-cased; accents drawn after their letter (some producers) are put
+  back on it from the glyph boxes.
+Known limits: a masthead journal name with no wording cue, no running-header repeat and no masthead neighbours,
+printed larger than the title and directly followed by names, is taken as the title; one-word titles are
+skipped; single-token names (mononyms) are dropped; the no-heading fallback takes the opening paragraph of a
+paper that prints no abstract at all.
 """
 from __future__ import annotations
 
@@ -8,39 +44,94 @@ import re
 from pathlib import Path
 
 from pipeline.document import Metadata
-from pipeline.parse.cleanup import SMALL_WORDS, clean_text, join_lines
+from pipeline.parse.cleanup import SMALL_WORDS, join_lines
 from pipeline.parse.options import ParseOptions
+from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, MASTHEAD, is_address, is_label, is_logo, is_masthead,
+                                                 name_like, names, norm)
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
-from pipeline.parse.pymupdf.page import DocumentAnalysis, Line, PageAnalysis
+from pipeline.parse.pymupdf.page import Block, DocumentAnalysis, Line, PageAnalysis
 from pipeline.parse.sidecar import finish_metadata
 
-
-# ---- title / authors / abstract ------------------------------------------------------------------------
+# ---- title ---------------------------------------------------------------------------------------------
 
 _NOT_TITLE = re.compile(
     r"^(arXiv:|Published as|Under review|Accepted |Preprint|Proceedings of|Findings of|Workshop|Copyright|"
     r"Provided proper attribution|Technical Report|\d+(st|nd|rd|th) Conference)", re.I)
-_ABSTRACT = re.compile(r"^\s*(abstract|a\s?b\s?s\s?t\s?r\s?a\s?c\s?t)\s*([.:—–-]\s*|$)(.*)$", re.I)
-_SECTION = re.compile(r"^(\d+(\.\d+)*\.?|[IVX]+\.)(\s+[A-Z].*)?$|^(Introduction|INTRODUCTION|Index Terms|Keywords|"
-                      r"Key words|CCS Concepts)\b")
-_MARKS = re.compile(r"[\d∗*†‡§¶♠♢♡♣♦♥♤♧⋆#✉✝⊥⊤⋄◦•]+")
-_AFFILIATION = re.compile(r"\b(Universit|Institut|Research|Laborator|Lab\b|Labs\b|Inc\b|Corp|Department|School|"
-                          r"College|Academy|Center|Centre|Google|Microsoft|Facebook|Meta\b|Amazon|ByteDance|"
-                          r"Alibaba|Tencent|Group\b|Team\b|Company|Foundation|Equal contribution)", re.I)
+_TITLE_MARKS = re.compile(r"[\s∗*†‡§¶⋆✩]+$")
 
 
-def _title_lines(page: PageAnalysis) -> list[Line]:
-    """The largest-font lines at the top of page 1, plus the lines that continue them."""
-    cands = [l for l in page.lines if l.horizontal and re.search(r"[A-Za-z]{2}", l.text)
-             and not _NOT_TITLE.match(l.text)]
-    top = [l for l in cands if l.bbox[1] < 0.3 * page.height] or [l for l in cands if l.bbox[1] < 0.5 * page.height]
-    if not top:
-        return []
-    first = min(top, key=lambda l: (-l.max_size, l.bbox[1]))
+def _edge_lines(pages: list[PageAnalysis]) -> list[str]:
+    """Running header/footer lines of the first pages (normalised): where a journal repeats its name."""
+    out = []
+    for p in pages[:5]:
+        h = p.height
+        out += [norm(l.text) for l in p.lines if l.horizontal and (l.bbox[3] <= 0.1 * h or l.bbox[1] >= 0.9 * h)]
+    return out
+
+
+_VOLUME_AFTER = re.compile(r"[\s,]*(vol\.?\s*)?\(?\d")
+
+
+def _journal_in_edges(text: str, edges: list[str]) -> bool:
+    """The line is a journal name: a running header/footer prints it followed by volume/year numbers."""
+    t = norm(text)
+    if len(t) < 4:
+        return False
+    for e in edges:
+        at = e.find(t)
+        if at >= 0 and _VOLUME_AFTER.match(e, at + len(t)):
+            return True
+    return False
+
+
+def _sandwiched(line: Line, lines: list[Line]) -> bool:
+    """Set between masthead lines (Elsevier: 'Contents lists available at ...' / name / 'journal homepage: ...')."""
+    def near(below: bool) -> Line | None:
+        cands = [l for l in lines if l is not line and l.bbox[0] < line.bbox[2]
+                 and l.bbox[2] > line.bbox[0] and ((l.bbox[1] >= line.bbox[3] - 1) if below
+                                                   else (l.bbox[3] <= line.bbox[1] + 1))]
+        if not cands:
+            return None
+        return min(cands, key=lambda l: l.bbox[1] - line.bbox[3]) if below else max(cands, key=lambda l: l.bbox[3])
+
+    above, below = near(False), near(True)
+    return bool(above and below and MASTHEAD.search(above.text) and MASTHEAD.search(below.text))
+
+
+def _candidates(page: PageAnalysis, edges: list[str], body_size: float) -> list[Line]:
+    h = page.height
+    lines = [l for l in page.lines if l.horizontal and l.bbox[1] < 0.6 * h]  # titles sit in the upper half
+    out = []
+    for l in lines:
+        if l.bbox[1] >= 0.5 * h:
+            continue
+        t = l.text
+        if not (l.horizontal and re.search(r"[A-Za-z]{2}", t)) or _NOT_TITLE.match(t) or len(t.split()) < 2:
+            continue  # one word: a journal logotype ("Sustainability") or a label, not a title's first line
+        if is_masthead(t) or is_label(t) or is_logo(t):
+            continue
+        if l.max_size > body_size and (_journal_in_edges(t, edges) or _sandwiched(l, lines)):
+            continue  # a journal name (set larger than body text, like every masthead name)
+        out.append(l)
+    return out
+
+
+def _group(first: Line, cands: list[Line]) -> list[Line]:
+    """The title's first line and the lines that continue it: same size and weight, overlapping band."""
     size = first.max_size
     group = [first]
+    for line in sorted((l for l in cands if l.bbox[3] <= first.bbox[1] + 1), key=lambda l: -l.bbox[1]):
+        if line.bbox[0] > first.bbox[2] or line.bbox[2] < first.bbox[0]:
+            continue  # beside it (a logo, a sidebar)
+        # a one-word first line ("Nyströmformer:") is no candidate itself: take it back from above
+        if abs(line.max_size - size) > 0.3 or line.bold != first.bold or len(line.text.split()) > 1 \
+                or group[0].bbox[1] - line.bbox[3] > 0.8 * size:
+            break
+        group.insert(0, line)
     for line in sorted((l for l in cands if l.bbox[1] > first.bbox[1]), key=lambda l: (l.bbox[1], l.bbox[0])):
         prev = group[-1]
+        if line.bbox[0] > first.bbox[2] or line.bbox[2] < first.bbox[0]:  # beside it (a sidebar, a logo)
+            continue
         if line.max_size < 0.92 * size or line.bold != first.bold:
             break
         if line.bbox[1] - prev.bbox[3] > 0.8 * size and not (abs(line.bbox[1] - prev.bbox[1]) < 2):
@@ -49,11 +140,50 @@ def _title_lines(page: PageAnalysis) -> list[Line]:
     return group
 
 
+def _followed_by_names(group: list[Line], page: PageAnalysis) -> bool:
+    bottom = max(l.bbox[3] for l in group)
+    size = group[0].max_size
+    below = sorted((l for l in page.lines if l.horizontal and bottom - 1 < l.bbox[1] < bottom + 4 * size),
+                   key=lambda l: l.bbox[1])
+    return any(name_like(l) for l in below[:2])  # directly below: a label or another title line is not names
+
+
+def _title_lines(page: PageAnalysis, edges: list[str], body_size: float) -> list[Line]:
+    cands = _candidates(page, edges, body_size)
+    top = [l for l in cands if l.bbox[1] < 0.3 * page.height] or [l for l in cands if l.bbox[1] < 0.5 * page.height]
+    if not top:
+        return []
+    ranked = sorted(top, key=lambda l: (-l.max_size, l.bbox[1]))
+    # a title's later lines may be short ("network", "gold stripes"): continue over every line but stamps
+    rest = [l for l in page.lines if l.horizontal and not _NOT_TITLE.match(l.text) and not is_masthead(l.text)]
+    best = _group(ranked[0], rest)
+    if _followed_by_names(best, page):
+        return best
+    seen = {id(l) for l in best}
+    for line in ranked[1:]:
+        if line.max_size < 0.6 * ranked[0].max_size or line.max_size < 1.15 * body_size:
+            break
+        if id(line) in seen:
+            continue
+        group = _group(line, rest)
+        seen |= {id(l) for l in group}
+        subtitle = 0 <= line.bbox[1] - max(l.bbox[3] for l in best) < line.max_size  # set right under it
+        if not subtitle and _followed_by_names(group, page):
+            return group
+    return best
+
+
 def _case_fixed(line: Line) -> str:
-    """Line text with small caps undone: capitals set smaller than the line's largest size are lowercase."""
+    """Line text with small caps undone (capitals set smaller than the line's largest size are lowercase) and
+    footnote marks (superscripts after the last word) dropped."""
     top = line.max_size
     parts = []
-    for s in line.spans:
+    last = max((i for i, s in enumerate(line.spans) if s.text.strip()), default=-1)
+    for i, s in enumerate(line.spans):
+        # footnote marks: symbols anywhere, digits only at the end of the line ("10^9 Tokens" keeps its 9)
+        if s.superscript and (re.fullmatch(r"[,∗*†‡§¶⋆✩\s]+", s.text)
+                              or (i == last and re.fullmatch(r"[\d,∗*†‡§¶⋆✩\s]+", s.text))):
+            continue
         small = s.size < 0.9 * top and s.text.isupper()
         parts.append(s.text.lower() if small else s.text)
     return "".join(parts).strip()
@@ -68,27 +198,29 @@ def _title_case(title: str) -> str:
     return " ".join(out)
 
 
-def extract_title(page: PageAnalysis) -> tuple[str, list[Line]]:
-    lines = _title_lines(page)
-    title = join_lines([_case_fixed(l) for l in lines])
+def extract_title(page: PageAnalysis, pages: list[PageAnalysis] | None = None,
+                  body_size: float = 10.0) -> tuple[str, list[Line]]:
+    lines = _title_lines(page, _edge_lines(pages or [page]), body_size)
+    title = _TITLE_MARKS.sub("", join_lines([_case_fixed(l) for l in lines]))
     letters = [c for c in title if c.isalpha()]
     if letters and all(c.isupper() for c in letters) and len(letters) > 12:
         title = _title_case(title)
     return title, lines
 
 
-def _names(line: Line) -> list[str]:
-    """Author names of one line: superscript marks, commas and 'and' separate names."""
-    top = line.max_size
-    text = "".join("|" if (s.superscript or s.size < 0.8 * top) else s.text for s in line.spans)
-    names = []
-    for part in re.split(r"\||,|;|&|\band\b", text):
-        name = clean_text(_MARKS.sub(" ", part)).strip(" .")
-        if (name and "@" not in name and "http" not in name and not _AFFILIATION.search(name)
-                and re.search(r"[A-Za-z]", name) and len(name.split()) <= 6 and name[0].isupper()):
-            names.append(name)
-    return names
+# ---- sidebar -------------------------------------------------------------------------------------------
 
+def _in_sidebar(line: Line | Block, title: list[Line], width: float) -> bool:
+    """Ends left of where a left-aligned, indented title starts: a left sidebar beside the title column.
+    (A centred title says nothing: names and text are often set left of where it starts.)"""
+    if not title:
+        return False
+    x0, x1 = min(l.bbox[0] for l in title), max(l.bbox[2] for l in title)
+    centred = abs((x0 + x1) / 2 - width / 2) < 0.04 * width
+    return not centred and x0 > 0.2 * width and line.bbox[2] < x0 - 2
+
+
+# ---- authors -------------------------------------------------------------------------------------------
 
 def _rows(lines: list[Line]) -> list[Line]:
     """Lines top to bottom, left to right within a row (baselines of one row differ by a point or two)."""
@@ -101,6 +233,11 @@ def _rows(lines: list[Line]) -> list[Line]:
     return [l for row in rows for l in sorted(row, key=lambda l: l.bbox[0])]
 
 
+def _italic(l: Line) -> bool:
+    chars = [(bool(s.flags & 2), len(s.text.strip())) for s in l.spans if not s.superscript]
+    return sum(n for i, n in chars if i) > 0.5 * sum(n for _, n in chars)
+
+
 def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | None, body_size: float) -> list[str]:
     if not title:
         return []
@@ -108,27 +245,66 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
     bottom = abstract_y if abstract_y is not None else top + 0.25 * page.height
     in_title = {id(l) for l in title}
     region = _rows([l for l in page.lines if l.horizontal and top < l.bbox[1] < bottom and id(l) not in in_title
-                    and not _ABSTRACT.match(l.text) and "@" not in l.text])
+                    and not _ABSTRACT.match(l.text) and "@" not in l.text and not _in_sidebar(l, title, page.width)])
     if not region:
         return []
     for i in range(1, len(region)):  # a wide gap ends the author block (a teaser figure may follow)
         if region[i].bbox[1] - region[i - 1].bbox[3] > 60:
             region = region[:i]
             break
-    region = [l for l in region if l.size >= body_size - 0.5]  # figure labels are small print
-    def italic(l: Line) -> bool:
-        chars = [(bool(s.flags & 2), len(s.text.strip())) for s in l.spans if not s.superscript]
-        return sum(n for i, n in chars if i) > 0.5 * sum(n for _, n in chars)
-
-    italic_lines = [l for l in region if italic(l)]
-    picked = [l for l in region if l.bold] or italic_lines  # IEEE sets names in italics
-    if not picked and region:  # else the names are the largest text under the title
-        size = max(l.size for l in region)
-        picked = [l for l in region if l.size >= size - 0.5]
+    # figure labels and footnotes are small print; furniture and affiliations are never names
+    tsize, tbold = title[0].max_size, title[0].bold
+    region = [l for l in region if l.size >= 0.8 * body_size and not is_masthead(l.text)
+              and not (is_address(l.text) and not name_like(l))
+              and not (l.max_size >= 0.9 * tsize and l.bold == tbold)]  # title print: a title line, not names
+    region = [l for l in region if name_like(l)]
+    if not region:
+        return []
+    size = max(l.size for l in region)
+    largest = [l for l in region if l.size >= size - 0.5]
+    # some IEEE styles set the names in italics, others the departments: italics when they hold more names
+    italic = [l for l in region if _italic(l)]
+    upright = [l for l in largest if not _italic(l)]
+    count = lambda ls: sum(len(names(l)) for l in ls)  # noqa: E731
+    picked = [l for l in region if l.bold] or (italic if count(italic) > count(upright) else largest)
     authors: list[str] = []
     for line in picked:
-        authors += [n for n in _names(line) if n not in authors]
+        authors += [n for n in names(line, page.page) if n not in authors]
     return authors
+
+
+# ---- abstract ------------------------------------------------------------------------------------------
+
+_ABSTRACT = re.compile(r"^\s*(abstract|a\s?b\s?s\s?t\s?r\s?a\s?c\s?t)\s*([.:—–-]\s*|$)(.*)$", re.I)
+_SPACED = re.compile(r"^\s*a\s+b\s+s\s+t\s+r\s+a\s+c\s+t\s*[.:]?\s*$", re.I)
+_SUMMARY = re.compile(r"^\s*summary\s*[.:]?\s*$", re.I)
+_SECTION = re.compile(r"^(\d{1,2}(\.\d{1,2})*\.?|[IVX]+\.)(\s+[A-Z].*)?$|"
+                      r"^(Introduction|INTRODUCTION|Index Terms|Keywords|"
+                      r"Key words|KEYWORDS|CCS Concepts|CCS CONCEPTS|JEL|PACS|MSC|Mathematics Subject|DOI:|"
+                      r"Citation:|Highlights|HIGHLIGHTS|Article history|Abbreviations)\b")
+
+
+# what follows an abstract: history, licence, keywords, correspondence (a URL in the last sentence does not stop it)
+_STOP = re.compile(r"^\*?\s*(received|revised|accepted|published|citation|edited by|reviewed by|academic editor|"
+                   r"editor|correspondence|specialty section|keywords|key words|article history|available online|"
+                   r"doi)\s*:|^(©|copyright\b)", re.I)
+
+
+def _heading(line: Line) -> str | None:
+    """The text after an abstract heading on this line ('' for a heading alone), None when it is none."""
+    text = line.text
+    if _SPACED.match(text):
+        return ""
+    m = _ABSTRACT.match(text)
+    if m and (len(text) <= 12 or m[2].strip()):
+        return m[3]
+    # run-in in its own font: "Abstract" bold or larger, then the text in the body font
+    spans = [s for s in line.spans if s.text.strip()]
+    if len(spans) >= 2 and spans[0].text.strip().lower() == "abstract":
+        a, b = spans[0], spans[1]
+        if a.bold != b.bold or abs(a.size - b.size) > 0.5 or a.font != b.font:
+            return "".join(s.text for s in line.spans[line.spans.index(a) + 1:]).strip()
+    return None
 
 
 def _plain(line: Line) -> str:
@@ -141,30 +317,78 @@ def _plain(line: Line) -> str:
     return out.strip()
 
 
-def extract_abstract(page: PageAnalysis) -> tuple[str, float | None]:
-    """(abstract text, y of the 'Abstract' heading); the text runs in reading order up to the first heading
-    or the first smaller-print line (footnotes)."""
-    lines = [l for l in page.lines if l.horizontal]
-    for i, line in enumerate(lines):
-        m = _ABSTRACT.match(line.text)
-        if m and (len(line.text) <= 12 or m[2].strip()):
-            body = [m[3]] if m[3] else []
-            size = 0.0
-            prev = None
-            for nxt in lines[i + 1:]:
-                t = nxt.text
-                if _SECTION.match(t) or (nxt.bold and not line.bold and len(t) < 60 and body) or len(body) > 80:
-                    break
-                size = size or nxt.max_size
-                # footnotes: smaller print (often only ~10% smaller), or set apart by a wide gap in the same column
-                if nxt.max_size < 0.93 * size:
-                    break
-                if prev is not None and abs(nxt.bbox[0] - prev.bbox[0]) < 20 and nxt.bbox[1] - prev.bbox[3] > 2.5 * size:
-                    break
-                body.append(_plain(nxt))
-                prev = nxt
-            return join_lines(body), line.bbox[1]
+def _read_after(lines: list[Line], i: int, rest: str, title: list[Line], width: float) -> str:
+    """The abstract body after heading line i: lines that overlap the heading horizontally, in reading order."""
+    line = lines[i]
+    body = [rest] if rest else []
+    size = 0.0
+    prev = None
+    lo, hi = line.bbox[0], line.bbox[2]  # the abstract's column: the heading's extent, widened by its lines
+    for nxt in lines[i + 1:]:
+        if nxt.bbox[0] >= hi or nxt.bbox[2] <= lo or _in_sidebar(nxt, title, width):
+            continue  # another box or column (Elsevier's article-info box beside the abstract)
+        t = nxt.text
+        if _SECTION.match(t) or _STOP.match(t) or (nxt.bold and not line.bold and len(t) < 60 and body) \
+                or len(body) > 80:
+            break
+        size = size or nxt.max_size
+        # footnotes: smaller print (often only ~10% smaller), or set apart by a wide gap below (a rule, a heading
+        # outside the abstract's column)
+        if nxt.max_size < 0.93 * size:
+            break
+        if prev is not None and nxt.bbox[1] - prev.bbox[3] > 2.5 * size:  # (a next column starts higher up)
+            break
+        body.append(_plain(nxt))
+        prev = nxt
+        lo, hi = min(lo, nxt.bbox[0]), max(hi, nxt.bbox[2])
+    return join_lines(body)
+
+
+def _prose(block: Block) -> bool:
+    text = " ".join(l.text for l in block.lines)
+    words = text.split()
+    return (len(block.lines) >= 3 and len(text) >= 200 and sum(w.islower() for w in words) >= 0.4 * len(words)
+            and len(AFFILIATION.findall(text)) < 2 and not MASTHEAD.search(block.lines[0].text))
+
+
+def _unheaded(page: PageAnalysis, title: list[Line]) -> tuple[str, float | None]:
+    """No heading printed: the first substantial prose paragraph below the title block (see the docstring)."""
+    if not title:
+        return "", None
+    top = max(l.bbox[3] for l in title)
+    blocks = [b for b in page.blocks if not b.margin and b.lines and b.lines[0].horizontal]
+    for k, b in enumerate(blocks):
+        if b.bbox[1] < top or _in_sidebar(b, title, page.width) or b.bbox[1] > 0.85 * page.height:
+            continue
+        first = b.lines[0].text
+        if _SECTION.match(first) and len(first) <= 80 and not is_address(first):
+            return "", None  # a section starts before any abstract-like paragraph (not "1 Institute of ...")
+        if not _prose(b) or any(name_like(l) for l in b.lines[:1]):
+            continue
+        size, x0 = b.lines[0].size, b.bbox[0]
+        parts, last = [b], b
+        for nxt in blocks[k + 1:]:  # paragraphs continuing it: same column, size and left edge, small gap
+            if abs(nxt.bbox[0] - x0) > 3 or abs(nxt.lines[0].size - size) > 0.3 \
+                    or nxt.bbox[1] - last.bbox[3] > 2 * size or _SECTION.match(nxt.lines[0].text):
+                break
+            parts.append(nxt)
+            last = nxt
+        return join_lines([_plain(l) for p in parts for l in p.lines]), b.bbox[1]
     return "", None
+
+
+def extract_abstract(page: PageAnalysis, title: list[Line] | None = None) -> tuple[str, float | None]:
+    """(abstract text, y where it starts: the heading's, or the paragraph's when no heading is printed)."""
+    title = title or []
+    lines = [l for l in page.lines if l.horizontal]
+    for pattern_pass in (0, 1):
+        for i, line in enumerate(lines):
+            if _in_sidebar(line, title, page.width):
+                continue
+            rest = _heading(line) if pattern_pass == 0 else ("" if _SUMMARY.match(line.text) else None)
+            if rest is not None:
+                return _read_after(lines, i, rest, title, page.width), line.bbox[1]
+    return _unheaded(page, title)
 
 
 # ---- where venues are printed -------------------------------------------------------------------------
@@ -180,16 +404,35 @@ def _venue_text(page: PageAnalysis, body_size: float) -> str:
     return " ".join(parts)
 
 
+# ---- publisher cover sheets ----------------------------------------------------------------------------
+
+_COVER = re.compile(r"to cite this article|view the article online|this content was downloaded from|"
+                    r"full terms (&|and) conditions of access|submit your article to this journal|"
+                    r"your use of the jstor archive|you may also like", re.I)
+
+
+def front_page(pages: list[PageAnalysis]) -> PageAnalysis:
+    """The page holding the paper's own front matter: page 1, or page 2 when page 1 is a publisher's cover
+    sheet ("To cite this article: ...", "View the article online ...", download notices) with less than 60 %
+    of page 2's text and no abstract heading."""
+    first = pages[0]
+    if len(pages) > 1 and _COVER.search(first.text) and len(first.text) < 0.6 * len(pages[1].text) \
+            and not any(_heading(l) is not None for l in first.lines if l.horizontal):
+        return pages[1]  # a cover: the notice, little text, no abstract ("How to cite" footnotes stay on page 1)
+    return first
+
+
 # ---- entry point ---------------------------------------------------------------------------------------
 
 def extract_metadata(facts: DocumentFacts | DocumentAnalysis, path: Path, options: ParseOptions, md: Metadata) -> None:
     facts = as_facts(facts, options.pymupdf)
     path = Path(path)
-    first = facts.pages[0]
+    first = front_page(facts.pages)
     md.pdf_path = str(path)
     md.num_pages = len(facts.pages)
-    md.title, title_lines = extract_title(first)
-    md.abstract, abstract_y = extract_abstract(first)
+    md.title, title_lines = extract_title(first, facts.pages, facts.body_size)
+    md.abstract, abstract_y = extract_abstract(first, title_lines)
     md.authors = extract_authors(first, title_lines, abstract_y, facts.body_size)
-    finish_metadata(md, path, options, first_page_text=" ".join(l.text for l in first.lines),
-                    venue_text=_venue_text(first, facts.body_size))
+    pages = {facts.pages[0].number: facts.pages[0], first.number: first}.values()
+    finish_metadata(md, path, options, first_page_text=" ".join(l.text for p in pages for l in p.lines),
+                    venue_text=" ".join(_venue_text(p, facts.body_size) for p in pages))
