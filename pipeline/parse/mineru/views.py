@@ -1,0 +1,179 @@
+"""MinerU blocks -> our views (pipeline.document), one function per view; ids, page numbers (from 1) and bboxes
+(`[x0, y0, w, h]` points, top-left) follow the PyMuPDF backend's conventions so views can be merged.
+
+Rules, and why:
+- pages: every block's text in MinerU's reading order (furniture included, as the PyMuPDF pages view does).
+- sections: MinerU's title blocks. The flash tier gives every title the same level, so the level comes from the
+  printed numbering (`3.2.1` -> 3, `A.1` -> 2) and otherwise from MinerU's level. Titles before the Abstract on
+  page 1 (author names that rule-based layout takes for titles) and titles that are formulas (contain `=`) are
+  dropped. Content = the text blocks up to the next title.
+- tables: a table block's caption parts (a caption can be split around the body) joined, its body's HTML as
+  MinerU gives it (rowspan/colspan and <sup>/<sub> kept). A body MinerU left as aligned plain text becomes a
+  table with one row per line, cells cut at runs of 2+ spaces. bbox = the body, caption excluded.
+- images: image blocks with a caption (as the PyMuPDF backend: figures without a caption are not reported).
+- equations: equation blocks; the flash tier gives no LaTeX, so the latex column then holds the text layer
+  inside the equation's box (`fallback_text`), which is searchable if not LaTeX.
+- reference: text blocks after the last References/Bibliography title up to the next title; a block MinerU marks
+  as continuing the previous one is joined to it; a block holding several `[n]` entries is split.
+"""
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+
+from pipeline.document import Equation, Figure, Page, Reference, Section, Table
+from pipeline.parse.cleanup import spell_ligatures
+from pipeline.parse.mineru.blocks import FURNITURE, TITLES, Block, span_text
+
+NUMBER = re.compile(r"^(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[A-Z](?=\s)|[IVX]{1,5}(?=[.\s]))\.?\s+\S")
+REF_HEADING = re.compile(r"^((\d+|[IVX]+)\.?\s*)?(references?|bibliography|literature cited|works cited)\s*$", re.I)
+ABSTRACT = re.compile(r"^abstract\b", re.I)
+REF_LABEL = re.compile(r"(?:(?<=\s)|^)\[\d{1,3}\]\s")
+TEXTISH = {"text", "list", "ref_text", "reference", "code"}
+
+
+def _title_text(block: Block) -> str:
+    return " ".join(spell_ligatures(block.text).split())
+
+
+def _is_title(block: Block) -> bool:
+    return block.kind in TITLES and block.kind != "doc_title"
+
+
+def extract_pages(blocks: list[list[Block]], sizes: list[tuple[float, float]]) -> list[Page]:
+    out = []
+    for number, (page, (width, height)) in enumerate(zip(blocks, sizes), start=1):
+        parts = []
+        for b in page:
+            text = b.text
+            if b.kind == "table":  # HTML body -> cell text, so search finds table words in the page text
+                text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", text))).strip()
+            if text:
+                parts.append(text)
+        out.append(Page(number, width, height, spell_ligatures("\n".join(parts))))
+    return out
+
+
+def section_titles(blocks: list[list[Block]]) -> list[Block]:
+    """Title blocks that are real headings (see the module docstring)."""
+    flat = [b for page in blocks for b in page]
+    abstract_at = next((i for i, b in enumerate(flat) if b.page == 1 and _is_title(b) and ABSTRACT.match(_title_text(b))), None)
+    out = []
+    for i, b in enumerate(flat):
+        if not _is_title(b) or not _title_text(b) or "=" in _title_text(b):
+            continue
+        if abstract_at is not None and b.page == 1 and i < abstract_at:
+            continue
+        out.append(b)
+    return out
+
+
+def _level(title: str, raw_level: int | None, base: int) -> int:
+    m = NUMBER.match(title)
+    if m:
+        return m.group("num").count(".") + 1
+    return max(1, (raw_level or base) - base + 1)
+
+
+def extract_sections(blocks: list[list[Block]]) -> list[Section]:
+    titles = section_titles(blocks)
+    if not titles:
+        return []
+    ids = {id(b) for b in titles}
+    base = min(int(b.raw.get("level") or 1) for b in titles)
+    sections: list[Section] = []
+    current: Section | None = None
+    for b in (b for page in blocks for b in page):
+        if id(b) in ids:
+            title = _title_text(b)
+            current = Section(len(sections), title, _level(title, b.raw.get("level"), base), "", [b.page])
+            sections.append(current)
+        elif current is not None and b.kind in TEXTISH and b.text:
+            current.content = (current.content + "\n" if current.content else "") + spell_ligatures(b.text)
+            if b.page not in current.page_numbers:
+                current.page_numbers.append(b.page)
+    return sections
+
+
+def _grid_html(text: str) -> str:
+    """Aligned plain text (a body MinerU did not structure) -> one row per line, cells at runs of 2+ spaces."""
+    rows = [re.split(r"\s{2,}", line.strip()) for line in text.splitlines() if line.strip()]
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><tbody>{body}</tbody></table>"
+
+
+def _caption(block: Block, kinds: tuple[str, ...]) -> str:
+    parts = [p for kind in kinds for p in block.parts(kind)]
+    parts.sort(key=lambda p: p.get("index", 0))
+    text = " ".join(span_text(p) for p in parts)
+    return " ".join(spell_ligatures(text).split())
+
+
+def extract_tables(blocks: list[list[Block]]) -> list[Table]:
+    out: list[Table] = []
+    ordinals: dict[int, int] = {}
+    for b in (b for page in blocks for b in page if b.kind == "table"):
+        bodies = b.parts("table_body")
+        body = bodies[0] if bodies else b.raw
+        content = body.get("content")
+        markup = content if isinstance(content, str) else "".join(span_text(s, markup=True) for s in content or []
+                                                                 if isinstance(s, dict))
+        table_html = markup.strip() if markup.lstrip().startswith("<table") else _grid_html(markup)
+        ordinal = ordinals.get(b.page, 0)
+        ordinals[b.page] = ordinal + 1
+        out.append(Table(b.page, ordinal, _caption(b, ("table_caption",)), table_html, b.sub_bbox(body)))
+    return out
+
+
+def extract_figures(blocks: list[list[Block]]) -> list[Figure]:
+    out: list[Figure] = []
+    ordinals: dict[int, int] = {}
+    for b in (b for page in blocks for b in page if b.kind == "image"):
+        caption = _caption(b, ("image_caption",))
+        if not caption:
+            continue
+        bodies = b.parts("image_body")
+        ordinal = ordinals.get(b.page, 0)
+        ordinals[b.page] = ordinal + 1
+        out.append(Figure(b.page, ordinal, caption, b.sub_bbox(bodies[0]) if bodies else b.bbox))
+    return out
+
+
+def extract_equations(blocks: list[list[Block]], fallback_text: Callable[[Block], str]) -> list[Equation]:
+    out: list[Equation] = []
+    ordinals: dict[int, int] = {}
+    for b in (b for page in blocks for b in page if b.kind in ("equation", "interline_equation")):
+        latex = b.text.strip() or fallback_text(b).strip()
+        if not latex:
+            continue
+        ordinal = ordinals.get(b.page, 0)
+        ordinals[b.page] = ordinal + 1
+        out.append(Equation(b.page, ordinal, latex, b.bbox))
+    return out
+
+
+def extract_references(blocks: list[list[Block]]) -> list[Reference]:
+    flat = [b for page in blocks for b in page]
+    starts = [i for i, b in enumerate(flat) if _is_title(b) and REF_HEADING.match(_title_text(b))]
+    if not starts:
+        return []
+    entries: list[tuple[str, int]] = []
+    for b in flat[starts[-1] + 1:]:
+        if _is_title(b) or b.kind == "doc_title":
+            break
+        if b.kind in FURNITURE or b.kind not in TEXTISH:
+            continue
+        text = " ".join(spell_ligatures(b.text).split())
+        if not text:
+            continue
+        if b.raw.get("continues_prev") and entries:
+            entries[-1] = (entries[-1][0] + " " + text, entries[-1][1])
+            continue
+        cuts = [m.start() for m in REF_LABEL.finditer(text)]
+        if len(cuts) > 1 and cuts[0] == 0:
+            bounds = [*cuts, len(text)]
+            entries += [(text[a:z].strip(), b.page) for a, z in zip(bounds, bounds[1:])]
+        else:
+            entries.append((text, b.page))
+    return [Reference(i, text, page) for i, (text, page) in enumerate(entries)]
