@@ -24,6 +24,15 @@ CORPUS_CASES = {
 }
 
 
+def _skip_unless_installed(backend: str) -> None:
+    """Optional backends (extras) are skipped where their package is not installed."""
+    if backend == "mineru":
+        from pipeline.parse.mineru.tiers import installed
+
+        if not installed():
+            pytest.skip("mineru is not installed (scripts/install-mineru.sh)")
+
+
 def check_contract(paper: ParsedPaper, options: ParseOptions, may_be_empty: set[str]) -> None:
     md = paper.metadata
     assert paper.paper_id == paper_id(md.title, md.venue_year)
@@ -68,6 +77,7 @@ def check_contract(paper: ParsedPaper, options: ParseOptions, may_be_empty: set[
 
 @pytest.mark.parametrize("backend", available_backends())
 def test_contract_on_a_drawn_pdf(backend: str, tmp_path: Path) -> None:
+    _skip_unless_installed(backend)
     options = ParseOptions(backend=backend, chunk_tokens=64)
     paper = parse_pdf(build_pdf(tmp_path / "synthetic.pdf"), options)
     check_contract(paper, options, may_be_empty={"equations"})
@@ -81,6 +91,7 @@ def test_contract_on_a_drawn_pdf(backend: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("backend", available_backends())
 @pytest.mark.parametrize("name", sorted(CORPUS_CASES))
 def test_contract_on_corpus_pdfs(backend: str, name: str) -> None:
+    _skip_unless_installed(backend)
     options = ParseOptions(backend=backend)
     paper = parse_pdf(corpus_pdf(name), options)
     check_contract(paper, options, CORPUS_CASES[name])

@@ -22,13 +22,8 @@ from pipeline.parse.mineru import views as mviews
 from pipeline.parse.mineru.blocks import Block, page_blocks
 from pipeline.parse.mineru.tiers import OCR_TIERS, configure_offline, tier_status
 from pipeline.parse.options import VIEWS, ParseOptions
-from pipeline.parse.preflight import MIN_TEXT_CHARS, open_pdf
+from pipeline.parse.preflight import MIN_TEXT_CHARS, OCR_HINT, open_pdf
 from pipeline.parse.steps import run_view
-
-SCANNED_HINT = ("OCR needs MinerU's basic tier: install the mineru extra (scripts/install-mineru.sh), run "
-                "`mineru-models-download` once on a networked machine and copy the models into parse.mineru.models_dir, "
-                "then set parse.backend = \"mineru\" and parse.mineru.tier = \"basic\"")
-
 
 def run_mineru(path: Path, tier: str, ocr_mode: str) -> dict:
     """MinerU's middle JSON for one PDF, as a dict. Any exception is the caller's to turn into a file error."""
@@ -59,7 +54,7 @@ class MinerUBackend:
             sizes = [(p.rect.width, p.rect.height) for p in doc]
             chars = sum(len(p.get_text("text").strip()) for p in doc)
             if chars < MIN_TEXT_CHARS and tier not in OCR_TIERS:
-                raise NoTextLayer(f"{path.name} has no text layer (scanned or image-only); {SCANNED_HINT}")
+                raise NoTextLayer(f"{path.name} has no text layer (scanned or image-only); {OCR_HINT}")
             try:
                 middle = run_mineru(path, tier, "txt" if tier == "flash" else "auto")
             except Exception as exc:

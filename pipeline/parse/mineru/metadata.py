@@ -2,7 +2,7 @@
 `sidecar.finish_metadata` (the same code as the PyMuPDF backend), fed the running text where venues are printed.
 
 - title: the page-1 `doc_title` block(s) (consecutive ones joined); else the first title block on page 1.
-- authors: page-1 blocks between the title and the Abstract. Names are the bold spans when the block has any
+- authors: page-1 blocks below the title and above the Abstract (by position: reading order may put them after). Names are the bold spans when the block has any
   (affiliations and e-mails are set in roman); otherwise the text split on commas/"and"; either way only items
   that look like a name (2-5 words, capitalised, no digits or @) are kept.
 - abstract: text after an "Abstract" title up to the next title, or a text block opening with "Abstract".
@@ -51,10 +51,11 @@ def extract_metadata(blocks: list[list[Block]], path: Path, options: ParseOption
         while run[-1] + 1 < len(first) and first[run[-1] + 1].kind == "doc_title":
             run.append(run[-1] + 1)
         md.title = _clean(" ".join(first[i].text for i in run))
-    start = titles[-1] + 1 if titles else 0
+    top = first[titles[-1]].bbox[1] if titles else -1.0
     abstract_at = next((i for i, b in enumerate(first) if ABSTRACT.match(b.text)), None)
-    stop = abstract_at if abstract_at is not None and abstract_at >= start else len(first)
-    md.authors = list(dict.fromkeys(n for b in first[start:stop] if b.kind not in FURNITURE for n in _names(b)))
+    bottom = first[abstract_at].bbox[1] if abstract_at is not None else first[0].size[1] if first else 0.0
+    between = [b for b in first if top < b.bbox[1] < bottom and b.kind not in FURNITURE and b.kind != "doc_title"]
+    md.authors = list(dict.fromkeys(n for b in between for n in _names(b)))
     md.abstract = _abstract(blocks, abstract_at)
     height = first[0].size[1] if first else 0.0
     venue = [b.text for page in blocks for b in page if b.kind in FURNITURE and b.kind != "page_number"]

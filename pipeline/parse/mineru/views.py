@@ -10,7 +10,8 @@ Rules, and why:
 - tables: a table block's caption parts (a caption can be split around the body) joined, its body's HTML as
   MinerU gives it (rowspan/colspan and <sup>/<sub> kept). A body MinerU left as aligned plain text becomes a
   table with one row per line, cells cut at runs of 2+ spaces. bbox = the body, caption excluded.
-- images: image blocks with a caption (as the PyMuPDF backend: figures without a caption are not reported).
+- images: image blocks with a caption (as the PyMuPDF backend: figures without a caption are not reported), and
+  figure captions left as plain text (vector figures flash does not see): box = the free space above the caption.
 - equations: equation blocks; the flash tier gives no LaTeX, so the latex column then holds the text layer
   inside the equation's box (`fallback_text`), which is searchable if not LaTeX.
 - reference: text blocks after the last References/Bibliography title up to the next title; a block MinerU marks
@@ -126,17 +127,37 @@ def extract_tables(blocks: list[list[Block]]) -> list[Table]:
     return out
 
 
+FIGURE_CAPTION = re.compile(r"^(fig\.?|figure)\s*\d+\s*[:.|]", re.I)
+
+
+def _orphan_box(caption: Block, page: list[Block]) -> tuple[float, float, float, float]:
+    """A figure MinerU saw only as its caption (vector drawings the flash tier does not detect): the space between
+    the nearest block above that overlaps the caption horizontally and the caption itself."""
+    x0, y0, w, _ = caption.bbox
+    above = [b.bbox[1] + b.bbox[3] for b in page if b is not caption and b.bbox[1] + b.bbox[3] <= y0 + 1
+             and b.bbox[0] < x0 + w and b.bbox[0] + b.bbox[2] > x0]
+    top = max(above, default=0.0)
+    return (x0, top, w, max(y0 - top, 1.0))
+
+
 def extract_figures(blocks: list[list[Block]]) -> list[Figure]:
+    """Image blocks with a caption, plus figure captions MinerU left as text with no image block (their box is
+    the space above the caption, see _orphan_box)."""
     out: list[Figure] = []
-    ordinals: dict[int, int] = {}
-    for b in (b for page in blocks for b in page if b.kind == "image"):
-        caption = _caption(b, ("image_caption",))
-        if not caption:
-            continue
-        bodies = b.parts("image_body")
-        ordinal = ordinals.get(b.page, 0)
-        ordinals[b.page] = ordinal + 1
-        out.append(Figure(b.page, ordinal, caption, b.sub_bbox(bodies[0]) if bodies else b.bbox))
+    for page in blocks:
+        ordinal = 0
+        for b in page:
+            if b.kind == "image":
+                caption = _caption(b, ("image_caption",))
+                bodies = b.parts("image_body")
+                bbox = b.sub_bbox(bodies[0]) if bodies else b.bbox
+            elif b.kind == "text" and FIGURE_CAPTION.match(b.text):
+                caption, bbox = " ".join(spell_ligatures(b.text).split()), _orphan_box(b, page)
+            else:
+                continue
+            if caption:
+                out.append(Figure(b.page, ordinal, caption, bbox))
+                ordinal += 1
     return out
 
 
