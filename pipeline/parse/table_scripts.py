@@ -25,13 +25,14 @@ from pipeline.document import ParsedPaper, Table
 CELL = re.compile(r"(<t[dh][^>]*>)(.*?)(</t[dh]>)", re.S)
 SMALL = 0.85  # a script is at most this fraction of its line's body size
 MAX_SCRIPT = 8  # characters; longer raised runs are not scripts
+TEXT_ONLY = 0  # no images (their pixels would be decoded for nothing), ligatures spelled out as in our cells
 
 
 def _scripts(page: pymupdf.Page, bbox) -> Counter:
     """(left context, script, "sup"|"sub") -> occurrences inside bbox."""
     x0, y0, w, h = bbox
     found: Counter = Counter()
-    data = page.get_text("dict", clip=pymupdf.Rect(x0, y0, x0 + w, y0 + h))
+    data = page.get_text("dict", clip=pymupdf.Rect(x0, y0, x0 + w, y0 + h), flags=TEXT_ONLY)
     for block in data.get("blocks", []):
         for line in block.get("lines", []):
             spans = [s for s in line.get("spans", []) if s.get("text")]
