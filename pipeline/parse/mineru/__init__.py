@@ -9,7 +9,6 @@ parse it. Per-view failures are recorded by steps.run_view like in every backend
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -27,8 +26,10 @@ from pipeline.parse.steps import run_view
 
 def run_mineru(path: Path, tier: str, ocr_mode: str) -> dict:
     """MinerU's middle JSON for one PDF, as a dict. Any exception is the caller's to turn into a file error."""
-    os.environ.setdefault("MINERU_LOG_LEVEL", "warning")
     from mineru.parser import parse
+    from mineru.utils.logger import configure_global_log_level
+
+    configure_global_log_level("warning")  # its per-file INFO lines would flood the ingest progress display
 
     result = parse(path, tier=tier, ocr_mode=ocr_mode, image_analysis=False)
     return result.middle_json.model_dump()
