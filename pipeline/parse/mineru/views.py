@@ -7,14 +7,16 @@ Rules, and why:
   printed numbering (`3.2.1` -> 3, `A.1` -> 2) and otherwise from MinerU's level. Titles before the Abstract on
   page 1 (author names that rule-based layout takes for titles) and titles that are formulas (contain `=`) are
   dropped. Content = the text blocks up to the next title.
-- tables: a table block's caption parts (a caption can be split around the body) joined, its body's HTML as
+- tables: a table block's caption parts (a caption can be split around the body) joined, else the nearest
+  "Table n" text block above or below it (captions MinerU did not attach), its body's HTML as
   MinerU gives it (rowspan/colspan and <sup>/<sub> kept). A body MinerU left as aligned plain text becomes a
   table with one row per line, cells cut at runs of 2+ spaces. bbox = the body, caption excluded.
 - images: image blocks with a caption (as the PyMuPDF backend: figures without a caption are not reported), and
   figure captions left as plain text (vector figures flash does not see): box = the free space above the caption.
 - equations: equation blocks; the flash tier gives no LaTeX, so the latex column then holds the text layer
   inside the equation's box (`fallback_text`), which is searchable if not LaTeX.
-- reference: text blocks after the last References/Bibliography title up to the next title; a block MinerU marks
+- reference: text blocks after the last References/Bibliography heading (a title, or a text block that is only
+  that word) up to the next title; a block MinerU marks
   as continuing the previous one is joined to it; a block holding several `[n]` entries is split.
 """
 from __future__ import annotations
@@ -111,9 +113,33 @@ def _caption(block: Block, kinds: tuple[str, ...]) -> str:
     return " ".join(spell_ligatures(text).split())
 
 
+TABLE_CAPTION = re.compile(r"^(table|tab\.)\s*[A-Z]?\d+\s*[:.|]", re.I)
+
+
+def _loose_caption(table: Block, page: list[Block], used: set[int]) -> str:
+    """A caption MinerU left as a text block: the nearest unused "Table n" text block on the page that overlaps
+    the table horizontally (above or below it)."""
+    x0, y0, w, h = table.bbox
+    best: tuple[float, Block] | None = None
+    for b in page:
+        if b.kind != "text" or id(b) in used or not TABLE_CAPTION.match(b.text.strip()):
+            continue
+        bx0, by0, bw, bh = b.bbox
+        if bx0 >= x0 + w or bx0 + bw <= x0:
+            continue
+        gap = max(by0 - (y0 + h), y0 - (by0 + bh), 0.0)
+        if best is None or gap < best[0]:
+            best = (gap, b)
+    if best is None:
+        return ""
+    used.add(id(best[1]))
+    return " ".join(spell_ligatures(best[1].text).split())
+
+
 def extract_tables(blocks: list[list[Block]]) -> list[Table]:
     out: list[Table] = []
     ordinals: dict[int, int] = {}
+    used: set[int] = set()
     for b in (b for page in blocks for b in page if b.kind == "table"):
         bodies = b.parts("table_body")
         body = bodies[0] if bodies else b.raw
@@ -123,7 +149,8 @@ def extract_tables(blocks: list[list[Block]]) -> list[Table]:
         table_html = markup.strip() if markup.lstrip().startswith("<table") else _grid_html(markup)
         ordinal = ordinals.get(b.page, 0)
         ordinals[b.page] = ordinal + 1
-        out.append(Table(b.page, ordinal, _caption(b, ("table_caption",)), table_html, b.sub_bbox(body)))
+        caption = _caption(b, ("table_caption",)) or _loose_caption(b, blocks[b.page - 1], used)
+        out.append(Table(b.page, ordinal, caption, table_html, b.sub_bbox(body)))
     return out
 
 
@@ -176,7 +203,8 @@ def extract_equations(blocks: list[list[Block]], fallback_text: Callable[[Block]
 
 def extract_references(blocks: list[list[Block]]) -> list[Reference]:
     flat = [b for page in blocks for b in page]
-    starts = [i for i, b in enumerate(flat) if _is_title(b) and REF_HEADING.match(_title_text(b))]
+    # the heading may come as a title or as a short text block of its own ("REFERENCES" in some styles)
+    starts = [i for i, b in enumerate(flat) if (_is_title(b) or b.kind == "text") and REF_HEADING.match(_title_text(b))]
     if not starts:
         return []
     entries: list[tuple[str, int]] = []
