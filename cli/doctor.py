@@ -51,9 +51,24 @@ def _parse(settings) -> list[Check]:
     out.append(Check("parse", "backend pymupdf", importlib.util.find_spec("pymupdf") is not None and "pymupdf" in registered,
                      "default backend" if settings.parse.backend == "pymupdf" else "registered"))
     out.append(Check("parse", "pymupdf layout model (ONNX)", has_model, str(onnx_dir) if has_model else "pymupdf-layout missing"))
-    out.append(Check("parse", "backend mineru", importlib.util.find_spec("mineru") is not None, "planned backend; not installed" if importlib.util.find_spec("mineru") is None else "installed"))
+    out += _mineru(settings)
     ok, why = is_available_offline(settings.parse.tokenizer)
     out.append(Check("parse", f"chunk tokenizer {settings.parse.tokenizer}", ok, why))
+    return out
+
+
+def _mineru(settings) -> list[Check]:
+    """The mineru backend: how to install it when missing; else each tier, usable or why not."""
+    from pipeline.parse.mineru.tiers import INSTALL_HINT, all_tiers, installed
+
+    wanted = settings.parse.backend == "mineru" or "mineru" in settings.parse.views.values()
+    role = "configured" if wanted else "optional"
+    if not installed():
+        return [Check("parse", "backend mineru", False, f"{role}; not installed: {INSTALL_HINT}")]
+    out = [Check("parse", "backend mineru", True, f"{role}; mineru {md.version('mineru')}, tier "
+                                                   f"{settings.parse.mineru.tier!r} selected")]
+    for status in all_tiers(settings.parse.mineru.models_dir):
+        out.append(Check("parse", f"mineru tier {status.tier}", status.usable, status.why))
     return out
 
 

@@ -95,6 +95,8 @@ def ingest(
     force: Annotated[bool, typer.Option("--force", help="Re-parse every file, changed or not.")] = False,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Re-parse unchanged files that failed before.")] = False,
     workers: Annotated[int | None, typer.Option(help="Parser processes. [default: 2]")] = None,
+    backend: Annotated[str | None, typer.Option("--backend", help="Parse backend for every view not sent elsewhere by "
+                                                "parse.views (pymupdf, mineru). [default: parse.backend]")] = None,
     stages: Annotated[str, typer.Option("--stages", envvar="PAPERBASE_STAGES",
                                          help="Stages after parse + store: comma list of summarize,encode, or 'none'.")] = "summarize,encode",
     as_json: JsonFlag = False,
@@ -104,7 +106,7 @@ def ingest(
     from pipeline.ingest import unfinished_papers
 
     stage_names = _stage_list(stages)
-    settings = settings_for(data_dir, workers=workers)
+    settings = settings_for(data_dir, workers=workers, parse={"backend": backend} if backend else None)
     if _uses_flow(folder, settings, force=force, retry_failed=retry_failed):
         from flows.runner import run_ingest
     else:

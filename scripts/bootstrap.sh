@@ -13,6 +13,10 @@ _pick_python() {
   echo "paperbase needs Python 3.11 (python3.11 or python3 on PATH)" >&2; exit 1
 }
 
+install_mineru() {  # $1: the venv's python. See pyproject's [mineru] extra for why --no-deps.
+  "$1" -m pip install --quiet --disable-pip-version-check -c "$REPO/constraints.txt" --no-deps "mineru==4.0.12"
+}
+
 bootstrap() {  # $1: pip extras, e.g. "" or "[test]"
   local extras="${1:-}"
   local stamp="$VENV/.installed${extras//[^a-z]/-}"
@@ -24,5 +28,6 @@ bootstrap() {  # $1: pip extras, e.g. "" or "[test]"
   local pip=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
   "${pip[@]}" "torch==2.13.0"
   "${pip[@]}" -c "$REPO/constraints.txt" -e "$REPO$extras"
+  case "$extras" in *mineru*|*test*) install_mineru "$VENV/bin/python" ;; esac  # CI runs the mineru tests
   touch "$stamp"
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pipeline.parse.errors import CorruptPDF, EmptyPDF, EncryptedPDF, NotAPDF, NoTextLayer, ParseError
+from pipeline.parse.errors import BackendFailed, BackendUnavailable, CorruptPDF, EmptyPDF, EncryptedPDF, NotAPDF, NoTextLayer, ParseError
 from pipeline.parse.interface import ParseBackend
 from pipeline.parse.options import ParseOptions
 from pipeline.parse.registry import available_backends, get_backend, register_backend
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ParseOptions", "parse_pdf", "ParseBackend", "register_backend", "get_backend", "available_backends",
-    "ParseError", "NotAPDF", "CorruptPDF", "EncryptedPDF", "EmptyPDF", "NoTextLayer",
+    "ParseError", "BackendUnavailable", "BackendFailed", "NotAPDF", "CorruptPDF", "EncryptedPDF", "EmptyPDF", "NoTextLayer",
 ]
 
 

@@ -31,3 +31,13 @@ class EmptyPDF(ParseError):
 
 class NoTextLayer(ParseError):
     kind = "no_text_layer"
+
+
+class BackendUnavailable(ParseError):
+    """The configured backend (or its tier) cannot run here: package or model files missing."""
+    kind = "backend_unavailable"
+
+
+class BackendFailed(ParseError):
+    """The backend ran and failed on this file: an exception, or empty or inconsistent output."""
+    kind = "backend_failed"

@@ -2,7 +2,7 @@
 
 `backend` names the backend every view comes from; `views` sends single views to other backends (the core merges
 them, see merge.py). Backend-specific settings live in their own nested model (`pymupdf`), so a second backend adds
-its own model here without touching the shared fields.
+its own model here without touching the shared fields (`mineru`: tier and models folder).
 """
 from __future__ import annotations
 
@@ -23,6 +23,16 @@ class PyMuPDFOptions(BaseModel):
                             "never: those fallbacks are skipped (no model is loaded).")
 
 
+class MinerUOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tier: Literal["flash", "basic", "standard"] = Field(
+        "flash", description="flash: text layer only, no model files; basic: MinerU's ONNX models (OCR, LaTeX "
+                             "equations); standard: also its vision-language model. See `paperbase doctor`.")
+    models_dir: str | None = Field(None, description="Folder holding the files `mineru-models-download` fetched "
+                                                     "(default: MinerU's ~/.mineru/models). Never downloaded here.")
+
+
 class ParseOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -34,6 +44,7 @@ class ParseOptions(BaseModel):
     views: dict[str, str] = Field(default_factory=dict, description="View name -> backend name for views that do not "
                                                                     "come from `backend` (e.g. {'tables': 'mineru'}).")
     pymupdf: PyMuPDFOptions = Field(default_factory=PyMuPDFOptions)
+    mineru: MinerUOptions = Field(default_factory=MinerUOptions)
 
     @field_validator("views")
     @classmethod

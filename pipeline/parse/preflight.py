@@ -2,7 +2,7 @@
 
 Backend-neutral (it uses the PyMuPDF *library* to open the file, never the pymupdf backend): not a PDF, corrupt,
 encrypted, truncated, zero pages; and `require_text_layer`, which a backend that reads the text layer calls with
-the amount of text it found (scanned / image-only PDFs need OCR, which is not enabled).
+the amount of text it found (scanned / image-only PDFs need OCR: the message says how to enable it).
 """
 from __future__ import annotations
 
@@ -56,6 +56,12 @@ def check_pdf(path: Path) -> int:
         doc.close()
 
 
+# What would parse a scanned PDF: the mineru backend's OCR tier (pipeline/parse/mineru/tiers.py).
+OCR_HINT = ("OCR needs the mineru backend's basic tier: install it (scripts/install-mineru.sh), run "
+            "`mineru-models-download` once on a networked machine and copy the models into parse.mineru.models_dir, "
+            "then set parse.backend = \"mineru\" and parse.mineru.tier = \"basic\" (`paperbase doctor` shows the tiers)")
+
+
 def require_text_layer(chars: int, path: Path) -> None:
     if chars < MIN_TEXT_CHARS:
-        raise NoTextLayer(f"{Path(path).name} has no text layer (scanned or image-only); OCR is not enabled")
+        raise NoTextLayer(f"{Path(path).name} has no text layer (scanned or image-only); {OCR_HINT}")

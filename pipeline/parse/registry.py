@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # annotations only: options.py validates backend names against this registry
     from pipeline.parse.interface import ParseBackend
 
-_TARGETS: dict[str, str] = {"pymupdf": "pipeline.parse.pymupdf:PyMuPDFBackend"}
+_TARGETS: dict[str, str] = {"pymupdf": "pipeline.parse.pymupdf:PyMuPDFBackend",
+                            "mineru": "pipeline.parse.mineru:MinerUBackend"}  # needs the [mineru] extra
 _LOADED: dict[str, ParseBackend] = {}
 
 
