@@ -157,6 +157,8 @@ def _next_blocks(p: PageAnalysis, bi: int, lines: list[Line], label_only: bool) 
         if not label_only and last.text.rstrip().endswith((".", ":", ")", "]")):
             break
         ln = b.lines[0]
+        if not label_only and not ln.text.lstrip()[:1].islower():
+            break  # a sentence goes on in lower case; a capital starts the float's own text (a table's header row)
         if -0.5 * last.size <= ln.bbox[1] - last.bbox[3] <= 1.2 * last.size and x_overlap(ln.bbox, last.bbox) > 0 \
                 and abs(ln.max_size - last.max_size) <= 0.6 and not _LABEL.match(ln.text):
             out += _paragraph(b.lines, (b.bbox[0], b.bbox[2]))
@@ -185,8 +187,8 @@ def _side_pieces(p: PageAnalysis, block: Block, lines: list[Line]) -> list[Line]
     out: list[Line] = []
     right = last[2]
     for ob in sorted(pieces, key=lambda ob: ob.lines[0].bbox[0]):
-        if ob.lines[0].bbox[0] - right > 40:
-            break  # the row's pieces must adjoin one another
+        if ob.lines[0].bbox[0] - right > 1.5 * caps:
+            break  # the row's pieces must adjoin one another (a word space, not a column gutter)
         out += ob.lines
         right = max(right, max(ln.bbox[2] for ln in ob.lines if ln.bbox[1] < last[3]))
     return out

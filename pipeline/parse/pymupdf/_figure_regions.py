@@ -75,6 +75,7 @@ def find_figures(facts: DocumentFacts) -> list[tuple[int, Rect, str]]:
         if box is None:
             xr = facts.anchor_range(p, cap.bbox)
             box = text_float(p, cap, above, body, xr[1] - xr[0], xr, blocks)
-        if box is not None:
-            found.append((cap.page, box, cap.text))
+        # a caption is evidence enough of a figure: when its graphics cannot be placed, the figure keeps the
+        # caption's box rather than vanishing from the view
+        found.append((cap.page, box if box is not None else cap.bbox, cap.text))
     return found

@@ -8,7 +8,8 @@ background fills are ignored, so decorations never form figures on their own: on
 When no graphics are found there: the search is widened to the whole text width (a caption cut into pieces by
 inline maths), then graphics set beside the caption (side legends: Nature, JMLR), then the layout model's 'picture'
 region next to the caption (so the model runs only on those few pages), then the run of non-prose text lines next
-to the caption (an algorithm listing typeset as text). Caption rules (TABLE I, FIG. 1:, Figure 1 |, ...) are in
+to the caption (an algorithm listing typeset as text); when all of these fail the figure is kept with the caption's
+own box (a caption is evidence enough that a figure is there). Caption rules (TABLE I, FIG. 1:, Figure 1 |, ...) are in
 `_captions.py`. The bbox covers the graphics, not the
 caption, as (x0, y0, w, h).
 """
