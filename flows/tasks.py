@@ -9,6 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+
+# pymilvus configures logging (logging.config.dictConfig) when it is first imported. Imported inside a running task,
+# that flushes Prefect's API log handler, whose worker thread can be waiting for the import lock the task holds: the
+# run hangs (seen: an ingest stuck for 40 minutes in the encode stage). Importing it with this module, before any
+# flow runs, keeps it out of task time.
+import pymilvus  # noqa: F401
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
