@@ -1,0 +1,148 @@
+"""Where a stored text row sits on its page: boxes for the views whose rows keep no bounding box.
+
+Tables and images are stored with their box. Sections, chunks and equations are stored as text only (the NeuSym-RAG
+schema has no box for them), so the report finds them again on the page: the page's words (PyMuPDF, in content-stream
+order) are folded to one string of lower-case letters and digits, and so is the row's text; the row is that string's
+occurrence after the previous row's (rows come in reading order), else the best approximate match (rapidfuzz's
+partial-ratio alignment; written by hand nothing would do better). A long row is anchored by its first and last
+characters, so a chunk that runs through a footnote or a float still spans from its start to its end. The matched
+words become one rectangle per run of lines that sit under one another in a column.
+
+Equations are stored as reconstructed LaTeX: commands that print no letters, braces and scripts are dropped before
+matching (Greek letters and operator names kept), the match is drawn as one box, and only a compact one counts.
+A row that is not found gets no box (the report's toggles count the rows that got one).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+Box = tuple[float, float, float, float]  # (x0, y0, w, h), PDF points, top-left origin, like the stored boxes
+_ANCHOR = 48  # characters that anchor each end of a long row
+_TAG = re.compile(r"\\tag\{[^}]*\}")
+_COMMAND = re.compile(r"\\([a-zA-Z]+)")
+_OPERATORS = {"log", "ln", "exp", "sin", "cos", "tan", "max", "min", "arg", "lim", "det", "sup", "inf", "softmax",
+              "Pr", "tanh", "sigmoid"}
+
+
+def fold(text: str) -> str:
+    """Letters and digits only, lower case, compatibility forms unfolded (ligatures, full-width digits): only for
+    matching, never stored."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text).lower() if ch.isalnum())
+
+
+def _command_glyph(m: re.Match) -> str:
+    """What a LaTeX command prints as letters: an operator's name, a Greek letter, or nothing (\\frac, \\mathbf)."""
+    name = m[1]
+    if name in _OPERATORS:
+        return name
+    if name == "ell":
+        return "l"
+    letter = name.removeprefix("var")
+    case = "CAPITAL" if letter[:1].isupper() else "SMALL"
+    try:
+        return unicodedata.lookup(f"GREEK {case} LETTER {letter.upper()}")
+    except KeyError:
+        return " "
+
+
+def fold_latex(latex: str) -> str:
+    """The characters of a LaTeX formula a reader sees as letters or digits: commands that print none and the
+    equation tag are dropped, Greek letters and operator names kept."""
+    return fold(_COMMAND.sub(_command_glyph, _TAG.sub(" ", latex)))
+
+
+@dataclass
+class PageText:
+    """One page's words as a folded string with, per character, the index of its word."""
+
+    words: list[tuple]  # PyMuPDF words: (x0, y0, x1, y1, text, block, line, word)
+    folded: str
+    owner: list[int]
+
+    @classmethod
+    def of(cls, page) -> PageText:
+        words = page.get_text("words", sort=False)
+        chars: list[str] = []
+        owner: list[int] = []
+        for i, w in enumerate(words):
+            f = fold(w[4])
+            chars.append(f)
+            owner += [i] * len(f)
+        return cls(words, "".join(chars), owner)
+
+    def _find(self, needle: str, start: int, min_score: float) -> tuple[int, int] | None:
+        at = self.folded.find(needle, start)
+        if at >= 0:
+            return at, at + len(needle)
+        at = self.folded.find(needle)
+        if at >= 0:
+            return at, at + len(needle)
+        hit = fuzz.partial_ratio_alignment(needle, self.folded, score_cutoff=min_score)
+        return (hit.dest_start, hit.dest_end) if hit else None
+
+    def span(self, folded: str, start: int = 0, min_score: float = 85) -> tuple[int, int] | None:
+        """Character span of a folded row text, searched from `start` first."""
+        if len(folded) < 3 or not self.folded:
+            return None
+        if len(folded) <= 2 * _ANCHOR:
+            return self._find(folded, start, min_score)
+        head = self._find(folded[:_ANCHOR], start, min_score)
+        if head is None:
+            return None
+        tail = self._find(folded[-_ANCHOR:], head[0], min_score)
+        if tail is None or tail[1] <= head[0]:
+            return head[0], min(len(self.folded), head[0] + len(folded))
+        return head[0], tail[1]
+
+    def boxes(self, span: tuple[int, int]) -> list[Box]:
+        """One rectangle per run of matched lines stacked in a column (each line under the previous one and about as
+        wide: a title over two columns, or the next column, starts a new rectangle)."""
+        first, last = self.owner[span[0]], self.owner[max(span[0], span[1] - 1)]
+        lines: dict[tuple[int, int], list[float]] = {}
+        for w in self.words[first:last + 1]:
+            r = lines.setdefault((w[5], w[6]), [w[0], w[1], w[2], w[3]])
+            r[0], r[1], r[2], r[3] = min(r[0], w[0]), min(r[1], w[1]), max(r[2], w[2]), max(r[3], w[3])
+        rects: list[list[float]] = []
+        last: list[float] | None = None  # the previous line: a line joins its rect when it sits under it, as wide
+        for r in lines.values():
+            height = r[3] - r[1]
+            overlap = min(last[2], r[2]) - max(last[0], r[0]) if last else 0.0
+            if last and overlap > 0.5 * max(last[2] - last[0], r[2] - r[0]) and -height < r[1] - rects[-1][3] < 2.5 * height:
+                prev = rects[-1]
+                prev[0], prev[1], prev[2], prev[3] = min(prev[0], r[0]), min(prev[1], r[1]), max(prev[2], r[2]), max(prev[3], r[3])
+            else:
+                rects.append(list(r))
+            last = r
+        return [(r[0], r[1], r[2] - r[0], r[3] - r[1]) for r in rects]
+
+
+def _union(boxes: list[Box]) -> Box:
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[0] + b[2] for b in boxes), max(b[1] + b[3] for b in boxes)
+    return x0, y0, x1 - x0, y1 - y0
+
+
+def locate(page_text: PageText, texts: list[str], *, latex: bool = False) -> list[list[Box]]:
+    """Boxes of each text (in reading order) on the page; [] for one not found."""
+    out: list[list[Box]] = []
+    cursor = 0
+    for text in texts:
+        folded = fold_latex(text) if latex else fold(text)
+        span = page_text.span(folded, cursor, min_score=70 if latex else 85)
+        if span is None:
+            out.append([])
+            continue
+        boxes = page_text.boxes(span)
+        if latex:  # a display is one compact block (scripts and limits are lines of their own); a spread match is not it
+            box = _union(boxes)
+            if box[3] > 120:
+                out.append([])
+                continue
+            boxes = [box]
+        cursor = span[1]
+        out.append(boxes)
+    return out
