@@ -99,25 +99,44 @@ class PageText:
         return head[0], tail[1]
 
     def boxes(self, span: tuple[int, int]) -> list[Box]:
-        """One rectangle per run of matched lines stacked in a column (each line under the previous one and about as
-        wide: a title over two columns, or the next column, starts a new rectangle)."""
+        """One rectangle per run of matched lines stacked in a column. Lines side by side on one baseline (table
+        cells, a split line) are a row first; a row joins the rectangle above it when it sits right under it and
+        is about as wide or starts at the same left edge (a paragraph's short last line); a title over two columns,
+        or the next column, starts a new rectangle."""
         first, last = self.owner[span[0]], self.owner[max(span[0], span[1] - 1)]
         lines: dict[tuple[int, int], list[float]] = {}
         for w in self.words[first:last + 1]:
             r = lines.setdefault((w[5], w[6]), [w[0], w[1], w[2], w[3]])
             r[0], r[1], r[2], r[3] = min(r[0], w[0]), min(r[1], w[1]), max(r[2], w[2]), max(r[3], w[3])
-        rects: list[list[float]] = []
-        last: list[float] | None = None  # the previous line: a line joins its rect when it sits under it, as wide
+        rows: list[list[float]] = []
         for r in lines.values():
-            height = r[3] - r[1]
-            overlap = min(last[2], r[2]) - max(last[0], r[0]) if last else 0.0
-            if last and overlap > 0.5 * max(last[2] - last[0], r[2] - r[0]) and -height < r[1] - rects[-1][3] < 2.5 * height:
-                prev = rects[-1]
-                prev[0], prev[1], prev[2], prev[3] = min(prev[0], r[0]), min(prev[1], r[1]), max(prev[2], r[2]), max(prev[3], r[3])
+            prev = rows[-1] if rows else None
+            if prev and min(prev[3], r[3]) - max(prev[1], r[1]) > 0.5 * min(prev[3] - prev[1], r[3] - r[1]):
+                _grow(prev, r)
+            else:
+                rows.append(list(r))
+        rects: list[list[float]] = []
+        above: list[float] | None = None
+        for r in rows:
+            if above and _stacked(above, r) and -(r[3] - r[1]) < r[1] - rects[-1][3] < 2.5 * (r[3] - r[1]):
+                _grow(rects[-1], r)
             else:
                 rects.append(list(r))
-            last = r
+            above = r
         return [(r[0], r[1], r[2] - r[0], r[3] - r[1]) for r in rects]
+
+
+def _grow(rect: list[float], other: list[float]) -> None:
+    rect[0], rect[1], rect[2], rect[3] = min(rect[0], other[0]), min(rect[1], other[1]), max(rect[2], other[2]), max(rect[3], other[3])
+
+
+def _stacked(above: list[float], row: list[float]) -> bool:
+    """`row` continues the column of `above`: about as wide, or the narrower starts at the other's left edge."""
+    wa, wr = above[2] - above[0], row[2] - row[0]
+    overlap = min(above[2], row[2]) - max(above[0], row[0])
+    if overlap <= 0.9 * min(wa, wr):
+        return False
+    return min(wa, wr) >= 0.5 * max(wa, wr) or abs(above[0] - row[0]) <= 0.05 * max(wa, wr)
 
 
 def _union(boxes: list[Box]) -> Box:
