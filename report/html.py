@@ -3,7 +3,7 @@ boxes of each view over it, a toggle per view, a click on a box shows the stored
 
 It opens from file:// with no server and no network: the CSS and the script are inlined, page images are files
 beside the pages, rows travel as JSON inside the page. Box positions are percentages of the page, so they follow the
-image at any width. Page images are rendered once (`pages/<id>/<n>.png` at `dpi`) and reused while they are newer
+image at any width. Page images are rendered once (`pages/<id>/<n>.png` at `dpi`, 64 colours) and reused while they are newer
 than the PDF and rendered at the same resolution. The table HTML stored by the parser is shown rebuilt from text and
 spans (never inserted as markup): a PDF is untrusted input.
 """
@@ -20,7 +20,7 @@ from pipeline.read import Reader
 from report.boxes import VIEWS, PaperBoxes, paper_boxes
 from report.load import PaperRows, load_paper, view_counts
 
-DPI = 96  # 1.33 px per point: legible text, about 100 KB per page
+DPI = 96  # 1.33 px per point: legible text, about 75 KB per page as a 64-colour PNG
 
 
 def _asset(name: str) -> str:
@@ -37,6 +37,14 @@ def _hide_rules() -> str:
     return "".join(f".hide-{v} .v-{v}{{display:none}}.v-{v}{{border-color:{c}}}" for v, (_, _, c) in VIEWS.items())
 
 
+def _save_png(pix, path: Path) -> None:
+    """A 64-colour PNG: a third of the full-colour size and quicker to write; text and figures read the same."""
+    from PIL import Image
+
+    image = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
+    image.quantize(colors=64, method=Image.Quantize.FASTOCTREE).save(path, "PNG")
+
+
 def render_pages(doc, pdf_path: Path, folder: Path, dpi: int = DPI) -> list[str]:
     """PNG file names of every page, rendered only when missing, older than the PDF or of another resolution."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -46,7 +54,7 @@ def render_pages(doc, pdf_path: Path, folder: Path, dpi: int = DPI) -> list[str]
     for i, page in enumerate(doc, 1):
         path = folder / f"{i}.png"
         if not (same_dpi and path.exists() and path.stat().st_mtime >= pdf_path.stat().st_mtime):
-            page.get_pixmap(dpi=dpi).save(path)
+            _save_png(page.get_pixmap(dpi=dpi), path)
         names.append(path.name)
     stamp.write_text(str(dpi))
     return names
