@@ -99,7 +99,9 @@ def index_page(entries: list[dict[str, Any]]) -> str:
     rows = []
     for e in entries:
         counts = "".join(f'<td class="n">{e["counts"].get(v, 0)}</td>' for v in views)
-        rows.append(f'<tr><td><a href="papers/{e["paper_id"]}.html">{html.escape(e["title"] or e["paper_id"])}</a></td>'
+        title = html.escape(e["title"] or e["paper_id"])
+        link = title if e["status"] == "missing" else f'<a href="papers/{e["paper_id"]}.html">{title}</a>'
+        rows.append(f'<tr><td>{link}</td>'
                     f'<td class="status-{e["status"]}">{e["status"]}</td><td class="n">{e["pages"]}</td>{counts}'
                     f'<td>{html.escape(e["error"] or "")}</td><td>{html.escape(e["tldr"] or "")}</td></tr>')
     body = (f"<header><h1>paperbase: what was extracted</h1><div class='muted'>{len(entries)} paper(s)</div></header>"
