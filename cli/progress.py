@@ -24,7 +24,7 @@ from rich.text import Text
 
 class _Rate(ProgressColumn):
     def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
+        speed = task.finished_speed or task.speed or task.fields.get("rate")  # the row's mean when rich has no samples
         unit = task.fields.get("unit", "cells")
         return Text(f"{speed:,.1f} {unit}/s" if speed else f"- {unit}/s", style="progress.data.speed")
 
@@ -74,9 +74,10 @@ class StageProgress:
         if key not in self._tasks:
             self._tasks[key] = self.bar.add_task(description, total=total or None, stage=stage, unit=unit)
             self.clocks[key] = _Clock(stage, unit, now, now)
-        self.bar.update(self._tasks[key], completed=done, total=total or None, description=description)
         clock = self.clocks[key]
         clock.ended, clock.done = now, done
+        rate = done / (now - clock.started) if now > clock.started else None
+        self.bar.update(self._tasks[key], completed=done, total=total or None, description=description, rate=rate)
 
     # the callbacks the pipeline calls
     def parse_start(self, total: int) -> None:
