@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 
@@ -44,8 +44,11 @@ class StageProgress:
     def __init__(self, quiet: bool = False, stream=None) -> None:
         stream = stream or sys.stderr
         self.live = not quiet and stream.isatty()
-        self.bar = Progress(TextColumn("[bold]{task.fields[stage]}"), BarColumn(), MofNCompleteColumn(), _Rate(),
-                            TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.description}"),
+        fixed = lambda width: Column(no_wrap=True, min_width=width)  # noqa: E731  (numbers never squeezed)
+        self.bar = Progress(TextColumn("[bold]{task.fields[stage]}", table_column=fixed(9)), BarColumn(bar_width=12),
+                            MofNCompleteColumn(table_column=fixed(11)), _Rate(table_column=fixed(18)),
+                            TextColumn("ETA", table_column=fixed(3)), TimeRemainingColumn(table_column=fixed(7)),
+                            TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", min_width=8)),
                             console=Console(file=stream), disable=not self.live, transient=False)
         self.clocks: dict[str, _Clock] = {}
         self._tasks: dict[str, int] = {}
