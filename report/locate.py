@@ -4,9 +4,10 @@ Tables and images are stored with their box. Sections, chunks and equations are 
 schema has no box for them), so the report finds them again on the page: the page's words (PyMuPDF, in content-stream
 order) are folded to one string of lower-case letters and digits, and so is the row's text; the row is that string's
 occurrence after the previous row's (rows come in reading order), else the best approximate match (rapidfuzz's
-partial-ratio alignment; written by hand nothing would do better). A long row is anchored by its first and last
-characters, so a chunk that runs through a footnote or a float still spans from its start to its end. The matched
-words become one rectangle per run of lines that sit under one another in a column.
+partial-ratio alignment). A long row is anchored by its first and last characters (or the first 48-character windows
+from either end that are found: figure labels inside a chunk come in another order), so a chunk that runs through a
+footnote or a float still spans from its start to its end. The matched words become one rectangle per run of lines
+that sit under one another in a column.
 
 Equations are stored as reconstructed LaTeX: commands that print no letters, braces and scripts are dropped before
 matching (Greek letters and operator names kept), the match is drawn as one box, and only a compact one counts.
@@ -90,11 +91,14 @@ class PageText:
             return None
         if len(folded) <= 2 * _ANCHOR:
             return self._find(folded, start, min_score)
-        head = self._find(folded[:_ANCHOR], start, min_score)
+        # windows from either end: a chunk may open or close with figure labels the content stream orders otherwise
+        windows = range(0, len(folded) - _ANCHOR + 1, _ANCHOR)
+        head = next((h for h in (self._find(folded[i:i + _ANCHOR], start, min_score) for i in list(windows)[:6]) if h), None)
         if head is None:
             return None
-        tail = self._find(folded[-_ANCHOR:], head[0], min_score)
-        if tail is None or tail[1] <= head[0]:
+        tails = (self._find(folded[len(folded) - i - _ANCHOR:len(folded) - i], head[0], min_score) for i in list(windows)[:6])
+        tail = next((t for t in tails if t and t[1] > head[0]), None)
+        if tail is None:
             return head[0], min(len(self.folded), head[0] + len(folded))
         return head[0], tail[1]
 
