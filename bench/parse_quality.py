@@ -38,14 +38,20 @@ def cases(zoo_only: bool) -> list[tuple[str, Path, dict]]:
     if not HAND_TRUTH.is_dir():
         print(f"(no hand-made truth: {HAND_TRUTH} is absent)")
         return out
+    per_view = []
     for path in sorted(HAND_TRUTH.glob("*.json")):
         truth = json.loads(path.read_text())
+        if "pdf" not in truth and all(k.endswith(".pdf") for k in truth):
+            per_view.append(path.name)  # {pdf: truth of one view}: scored by tests/parse/test_*_styles.py
+            continue
         pdf = next((d / truth.get("pdf", path.stem + ".pdf") for d in (SHARED / "corpus2", SHARED / "corpus")
                     if (d / truth.get("pdf", path.stem + ".pdf")).exists()), None)
         if pdf is None:
             print(f"(skipped {path.name}: its PDF is not under {SHARED}/corpus2 or corpus)")
             continue
         out.append((path.stem, pdf, truth))
+    if per_view:
+        print(f"(per-view truth of corpus2 papers, scored by tests/parse/test_*_styles.py: {', '.join(per_view)})")
     return out
 
 

@@ -10,7 +10,7 @@ import traceback
 
 from typer._click import exceptions as click_exceptions  # typer vendors click: its exceptions live here
 
-from cli import ask, doctor, evaluate, ingest, mcp, serve, summarize, vectors  # noqa: F401  (register commands)
+from cli import ask, doctor, evaluate, ingest, inspect, mcp, serve, summarize, vectors  # noqa: F401  (register commands)
 from cli.common import app, console
 from cli.errors import INTERRUPTED, USAGE, classify, data_dir_of, debug_requested, write_log
 

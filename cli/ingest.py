@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
@@ -111,19 +110,11 @@ def ingest(
         from flows.runner import run_ingest
     else:
         from pipeline.ingest import ingest as run_ingest
-    from cli.progress import encode_progress  # the encode stage's rows (collection, cells, rate, ETA) in this bar
+    from cli.progress import StageProgress  # parse, summarize and encode rows in one live display
 
-    with Progress(
-        TextColumn("[bold]{task.fields[stage]}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TextColumn("{task.description}"), console=console, disable=as_json, transient=False,
-    ) as progress, encode_progress(as_json, into=progress):
-        bar = progress.add_task("", total=0, stage="parsing")
-        report = run_ingest(
-            folder, settings, force=force, retry_failed=retry_failed,
-            on_start=lambda n: progress.update(bar, total=n),
-            on_result=lambda r: progress.update(bar, advance=1, description=f"{Path(r.path).name}: {r.status}"),
-            stages=stage_names,
-        )
+    with StageProgress(as_json) as progress:
+        report = run_ingest(folder, settings, force=force, retry_failed=retry_failed,
+                            on_start=progress.parse_start, on_result=progress.parse_result, stages=stage_names)
     problems = [r for r in report.results if r.problem]
     unfinished = unfinished_papers(report)
     if as_json:
@@ -135,6 +126,9 @@ def ingest(
             _print_errors(parsed)
         counts = ", ".join(f"{s}: {report.count(s)}" for s in ("ok", "partial", "failed", "duplicate", "skipped") if report.count(s))
         console.print(f"{len(report.results)} PDF(s) in {report.seconds:.2f}s — {counts or 'nothing found'} — database {settings.duckdb_path}")
+        times = progress.times_table()
+        if times is not None:
+            console.print(times)
     stages_ok = _print_stages(report.stages)
     if not as_json:
         old = [r for r in problems if r.status == "skipped"]

@@ -1,70 +1,125 @@
-"""The encode progress bar: one rich bar per collection (cells done/total, rate, ETA), on stderr.
+"""Progress of every long stage in one live display on stderr, and the closing table of stage times.
 
-Quiet under --json and when stderr is not a terminal (logs, pipes, CI). The pipeline only calls a callback
-(`pipeline.vectors.progress`); this module turns it into a bar and installs it for the command's duration.
+`StageProgress` draws a row per stage: parse (files), summarize (items), encode (cells, one row per collection), each
+with done/total, rate and ETA; `times_table()` gives the time of each stage afterwards. Quiet under --json and when
+stderr is not a terminal (logs, pipes, CI): nothing is drawn and no table is printed. The pipeline only calls
+callbacks (`pipeline.vectors.progress`, `pipeline.summarize.progress`, the ingest runner's on_start/on_result); this
+module turns them into rows and installs them for the command's duration.
 """
 from __future__ import annotations
 
 import logging
 import sys
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.table import Column, Table
 from rich.text import Text
 
 
 class _Rate(ProgressColumn):
     def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.1f} cells/s" if speed else "- cells/s", style="progress.data.speed")
+        speed = task.finished_speed or task.speed or task.fields.get("rate")  # the row's mean when rich has no samples
+        unit = task.fields.get("unit", "cells")
+        return Text(f"{speed:,.1f} {unit}/s" if speed else f"- {unit}/s", style="progress.data.speed")
 
 
-def _into(bar: Progress):
-    """A callback adding one row per collection to a bar that is already live (rich allows one live display)."""
-    tasks: dict[str, int] = {}
+@dataclass
+class _Clock:
+    stage: str
+    unit: str
+    started: float
+    ended: float
+    done: int = 0
 
-    def update(collection: str, done: int, total: int) -> None:
-        if collection not in tasks:
-            tasks[collection] = bar.add_task("", total=total or None, stage="encoding")
-        bar.update(tasks[collection], completed=done, total=total or None)
-        task = bar.tasks[tasks[collection]]
-        speed, left = task.speed, task.time_remaining
-        bar.update(tasks[collection], description=f"{collection}: {speed or 0:,.1f} cells/s, ETA "
-                                                  f"{'-' if left is None else f'{int(left) // 60}:{int(left) % 60:02d}'}")
 
-    return update
+class StageProgress:
+    """One live display for a command's stages. Use as a context manager; `live` is False when quiet."""
+
+    def __init__(self, quiet: bool = False, stream=None) -> None:
+        stream = stream or sys.stderr
+        self.live = not quiet and stream.isatty()
+        fixed = lambda width: Column(no_wrap=True, min_width=width)  # noqa: E731  (numbers never squeezed)
+        self.bar = Progress(TextColumn("[bold]{task.fields[stage]}", table_column=fixed(9)), BarColumn(bar_width=12),
+                            MofNCompleteColumn(table_column=fixed(11)), _Rate(table_column=fixed(18)),
+                            TextColumn("ETA", table_column=fixed(3)), TimeRemainingColumn(table_column=fixed(7)),
+                            TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", min_width=8)),
+                            console=Console(file=stream), disable=not self.live, transient=False)
+        self.clocks: dict[str, _Clock] = {}
+        self._tasks: dict[str, int] = {}
+        self._stack = ExitStack()
+
+    def __enter__(self) -> StageProgress:
+        from pipeline.summarize.progress import reporting as summarize_reporting
+        from pipeline.vectors.progress import reporting as encode_reporting
+
+        if self.live:
+            self._stack.enter_context(self.bar)
+            self._stack.enter_context(encode_reporting(self.encode))
+            self._stack.enter_context(summarize_reporting(self.summarize))
+            logger = logging.getLogger("paperbase.vectors")
+            level = logger.level
+            logger.setLevel(max(level, logging.WARNING))  # the rows replace the per-batch info lines
+            self._stack.callback(logger.setLevel, level)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.close()
+
+    def update(self, key: str, done: int, total: int | None, *, stage: str, unit: str, description: str = "") -> None:
+        """Set row `key` to done/total (the row and its clock start on the first call)."""
+        now = time.perf_counter()
+        if key not in self._tasks:
+            self._tasks[key] = self.bar.add_task(description, total=total or None, stage=stage, unit=unit)
+            self.clocks[key] = _Clock(stage, unit, now, now)
+        clock = self.clocks[key]
+        clock.ended, clock.done = now, done
+        rate = done / (now - clock.started) if now > clock.started else None
+        self.bar.update(self._tasks[key], completed=done, total=total or None, description=description, rate=rate)
+
+    # the callbacks the pipeline calls
+    def parse_start(self, total: int) -> None:
+        self.update("parse", 0, total, stage="parse", unit="files")
+
+    def parse_result(self, result) -> None:
+        from pathlib import Path
+
+        done = self.clocks["parse"].done + 1 if "parse" in self.clocks else 1
+        self.update("parse", done, self.bar.tasks[self._tasks["parse"]].total if "parse" in self._tasks else None,
+                    stage="parse", unit="files", description=f"{Path(result.path).name}: {result.status}")
+
+    def summarize(self, done: int, total: int) -> None:
+        self.update("summarize", done, total, stage="summarize", unit="items")
+
+    def encode(self, collection: str, done: int, total: int) -> None:
+        self.update(f"encode:{collection}", done, total, stage="encode", unit="cells", description=collection)
+
+    def times_table(self) -> Table | None:
+        """Seconds per stage (encode: per collection and in all); None when quiet or nothing ran."""
+        if not self.live or not self.clocks:
+            return None
+        table = Table(title="time per stage", box=box.SIMPLE_HEAD, pad_edge=False)
+        for col in ("stage", "done", "seconds", "rate"):
+            table.add_column(col, justify="left" if col == "stage" else "right")
+        encode = [c for k, c in self.clocks.items() if k.startswith("encode:")]
+        for key, c in self.clocks.items():
+            name = f"  {key.split(':', 1)[1]}" if key.startswith("encode:") else c.stage
+            if key.startswith("encode:") and c is encode[0]:
+                first, last = min(e.started for e in encode), max(e.ended for e in encode)
+                table.add_row("encode", f"{sum(e.done for e in encode):,} cells", f"{last - first:.1f}", "")
+            seconds = c.ended - c.started
+            rate = f"{c.done / seconds:,.1f} {c.unit}/s" if seconds > 0 else ""
+            table.add_row(name, f"{c.done:,} {c.unit}", f"{seconds:.1f}", rate)
+        return table
 
 
 @contextmanager
-def encode_progress(quiet: bool = False, stream=None, into: Progress | None = None) -> Iterator[None]:
-    """Show encode progress for the body's duration unless quiet or `stream` (stderr) is not a terminal; `into` adds
-    the rows to a live bar (the ingest command's) instead of opening a second display."""
-    from pipeline.vectors.progress import reporting
-
-    stream = stream or sys.stderr
-    if quiet or not stream.isatty():
-        yield
-        return
-    if into is not None:
-        with reporting(_into(into)):
-            yield
-        return
-    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), _Rate(),
-                   TextColumn("ETA"), TimeRemainingColumn(), console=Console(file=stream), transient=False)
-    tasks: dict[str, int] = {}
-
-    def update(collection: str, done: int, total: int) -> None:
-        if collection not in tasks:
-            tasks[collection] = bar.add_task(collection, total=total or None)
-        bar.update(tasks[collection], completed=done, total=total or None)
-
-    logger = logging.getLogger("paperbase.vectors")
-    level = logger.level
-    logger.setLevel(max(level, logging.WARNING))  # the bar replaces the per-batch info lines
-    try:
-        with bar, reporting(update):
-            yield
-    finally:
-        logger.setLevel(level)
+def encode_progress(quiet: bool = False, stream=None) -> Iterator[StageProgress]:
+    """Encode progress (one row per collection) for the body's duration, unless quiet or stderr is not a terminal."""
+    with StageProgress(quiet, stream) as progress:
+        yield progress

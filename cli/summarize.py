@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
@@ -38,13 +37,11 @@ def summarize(
     except ValidationError as exc:
         console.print(f"[red]invalid summarize option: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}[/]")
         raise typer.Exit(2) from exc
-    with Progress(TextColumn("[bold]summarizing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.description}"), console=console, disable=as_json) as progress:
-        bar = progress.add_task("", total=0)
+    from cli.progress import StageProgress
+
+    with StageProgress(as_json) as progress:  # the stage reports items to it through pipeline.summarize.progress
         try:
-            report = summarize_papers(settings, paper or None, overwrite=overwrite,
-                                      on_start=lambda n: progress.update(bar, total=n),
-                                      on_item=lambda item, status: progress.update(bar, advance=1, description=f"{item.column}: {status}"))
+            report = summarize_papers(settings, paper or None, overwrite=overwrite)
         except ConfigError as exc:
             console.print(f"[red]{exc}[/]")
             raise typer.Exit(2) from exc
@@ -62,6 +59,9 @@ def summarize(
             console.print(f"[red]{err}[/]")
         console.print(f"{report.requests} request(s) in {report.seconds:.2f}s; {len(report.changed_paper_ids)} paper(s) changed; "
                       f"failed cells stay NULL and are retried next run")
+        times = progress.times_table()
+        if times is not None:
+            console.print(times)
     if report.status == "failed":
         raise typer.Exit(1)
 

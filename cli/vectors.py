@@ -26,7 +26,7 @@ def _settings(data_dir, milvus_uri):
     return settings
 
 
-def _show(report, as_json: bool) -> None:
+def _show(report, as_json: bool, progress=None) -> None:
     if as_json:
         print_jsonl([report.to_json()])
     else:
@@ -42,6 +42,9 @@ def _show(report, as_json: bool) -> None:
                 console.print(note if note.startswith(c.collection) else f"{c.collection}: {note}")
         for err in report.errors:
             console.print(f"[red]error:[/] {err}")
+        times = progress.times_table() if progress is not None else None
+        if times is not None:
+            console.print(times)
     if report.status == Status.FAILED:
         raise typer.Exit(1)
 
@@ -66,9 +69,9 @@ def encode(
     from cli.progress import encode_progress
 
     _quiet_logs()
-    with encode_progress(as_json):
+    with encode_progress(as_json) as progress:
         report = encode_papers(_settings(data_dir, milvus_uri), paper or None, collections=collection or None, force=force)
-    _show(report, as_json)
+    _show(report, as_json, progress)
 
 
 @app.command()
@@ -84,9 +87,9 @@ def rebuild(
     from cli.progress import encode_progress
 
     _quiet_logs()
-    with encode_progress(as_json):
+    with encode_progress(as_json) as progress:
         report = do_rebuild(_settings(data_dir, milvus_uri), collection)
-    _show(report, as_json)
+    _show(report, as_json, progress)
 
 
 @app.command()

@@ -120,6 +120,8 @@ class Reader:
         self._closed.set()
         with self._con_lock:
             self._drop_connection()
+        if self._watcher is not None and self._watcher is not threading.current_thread():
+            self._watcher.join(timeout=1.0)  # its frame holds the connection: gone before the interpreter exits
         self._stack.close()
         self._client = None
 

@@ -1,8 +1,14 @@
 # Sourced by ./paperbase and ./run-tests: create .venv at the repo root on first use (or when pins change).
-# torch goes in first and by exact version: a CPU build of 2.13.0 lies on disk, any other pulls a CUDA build.
+#
+# Quiet: one line per step on stderr; the installer's own output goes to .venv/install.log and is shown only when the
+# install fails. The pinned set (constraints.txt) is installed with uv when it can be had (several times faster than
+# pip for the same pins, measured in the README's set-up note), else with pip. torch is asked for by exact version:
+# a CPU build of 2.13.0 lies on disk, any other pulls a CUDA build; uv merges every package source the way pip does
+# (unsafe-best-match) and is given pip's own configured sources, so both pick that same wheel.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$REPO/.venv"
+UV_PIN="uv==0.13.8"  # the installer, not a dependency of paperbase
 
 _pick_python() {
   for py in python3.11 python3; do
@@ -17,17 +23,57 @@ install_mineru() {  # $1: the venv's python. See pyproject's [mineru] extra for 
   "$1" -m pip install --quiet --disable-pip-version-check -c "$REPO/constraints.txt" --no-deps "mineru==4.0.12"
 }
 
+_pip_setting() {  # $1: pip option name (find-links, extra-index-url, index-url): env, then pip config
+  local env="PIP_$(echo "$1" | tr 'a-z-' 'A-Z_')"
+  if [ -n "${!env:-}" ]; then echo "${!env}"; return; fi
+  "$VENV/bin/python" -m pip config get "global.$1" 2>/dev/null || true
+}
+
+_install_uv() {  # "$@": the packages to install; fails (quietly) when uv cannot be had or cannot install them
+  "$VENV/bin/python" -m pip install --disable-pip-version-check "$UV_PIN" >>"$LOG" 2>&1 || return 1
+  local args=(pip install --python "$VENV/bin/python" --index-strategy unsafe-best-match)
+  local value
+  value="$(_pip_setting index-url)"; [ -z "$value" ] || args+=(--default-index "$value")
+  for value in $(_pip_setting extra-index-url); do args+=(--index "$value"); done
+  for value in $(_pip_setting find-links); do args+=(--find-links "$value"); done
+  "$VENV/bin/uv" "${args[@]}" "$@" >>"$LOG" 2>&1
+}
+
+_install_pip() {
+  local pip=("$VENV/bin/python" -m pip install --disable-pip-version-check)
+  "${pip[@]}" "torch==2.13.0" >>"$LOG" 2>&1 && "${pip[@]}" "$@" >>"$LOG" 2>&1
+}
+
 bootstrap() {  # $1: pip extras, e.g. "" or "[test]"
   local extras="${1:-}"
   local stamp="$VENV/.installed${extras//[^a-z]/-}"
   if [ -f "$stamp" ] && [ "$stamp" -nt "$REPO/pyproject.toml" ] && [ "$stamp" -nt "$REPO/constraints.txt" ]; then
     return
   fi
-  echo "paperbase: setting up $VENV (first run only) ..." >&2
-  [ -x "$VENV/bin/python" ] || "$(_pick_python)" -m venv "$VENV"
-  local pip=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
-  "${pip[@]}" "torch==2.13.0"
-  "${pip[@]}" -c "$REPO/constraints.txt" -e "$REPO$extras"
-  case "$extras" in *mineru*|*test*) install_mineru "$VENV/bin/python" ;; esac  # CI runs the mineru tests
+  local t0=$SECONDS
+  if [ ! -x "$VENV/bin/python" ]; then
+    echo "paperbase: creating the environment in $VENV (first run only)" >&2
+    "$(_pick_python)" -m venv "$VENV"
+  fi
+  LOG="$VENV/install.log"
+  : >"$LOG"
+  local n
+  n="$(grep -c '==' "$REPO/constraints.txt")"
+  local spec=(torch==2.13.0 -c "$REPO/constraints.txt" -e "$REPO$extras")
+  if [ "${PAPERBASE_INSTALLER:-uv}" = uv ]; then
+    echo "paperbase: installing $n pinned packages with uv (log: $LOG)" >&2
+    if ! _install_uv "${spec[@]}"; then
+      echo "paperbase: uv could not install them; installing with pip instead" >&2
+      _install_pip "${spec[@]:1}" || { cat "$LOG" >&2; echo "paperbase: installing failed (log above, kept in $LOG)" >&2; exit 1; }
+    fi
+  else
+    echo "paperbase: installing $n pinned packages with pip (log: $LOG)" >&2
+    _install_pip "${spec[@]:1}" || { cat "$LOG" >&2; echo "paperbase: installing failed (log above, kept in $LOG)" >&2; exit 1; }
+  fi
+  case "$extras" in *mineru*|*test*)  # CI runs the mineru tests
+    echo "paperbase: adding mineru without its declared dependencies (see pyproject's [mineru] extra)" >&2
+    install_mineru "$VENV/bin/python" >>"$LOG" 2>&1 || { cat "$LOG" >&2; echo "paperbase: installing mineru failed (log above, kept in $LOG)" >&2; exit 1; } ;;
+  esac
   touch "$stamp"
+  echo "paperbase: environment ready in $((SECONDS - t0)) s" >&2
 }

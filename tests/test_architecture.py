@@ -12,7 +12,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 LINT = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; lint_imports_command()"]
-PACKAGES = ["cli", "flows", "agent", "pipeline", "schemas"]
+PACKAGES = ["cli", "flows", "agent", "report", "pipeline", "schemas"]
 
 
 def _lint(root: Path) -> subprocess.CompletedProcess:
@@ -46,6 +46,8 @@ def copy_of_packages(tmp_path_factory) -> Path:
     ("agent/calc.py", "import pipeline.store", "agent reads DuckDB and Milvus only through pipeline.read"),
     ("pipeline/read.py", "import agent.env", "cli > flows | agent"),  # pipeline reaching up to the agent
     ("agent/calc.py", "import flows.env", "cli > flows | agent"),  # siblings on one floor stay independent
+    ("report/load.py", "import pipeline.store", "the report reads DuckDB and Milvus only through pipeline.read"),
+    ("report/export.py", "import agent.env", "cli > flows | agent | report"),
 ])
 def test_a_forbidden_import_breaks_the_contract(copy_of_packages, module, line, contract):
     path = copy_of_packages / module

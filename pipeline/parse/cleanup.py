@@ -1,7 +1,12 @@
 """Text clean-up (core, backend-neutral): ligatures, detached accents, and joining wrapped lines with
-dictionary-checked de-hyphenation (the bundled MiniLM vocabulary is the offline dictionary)."""
+dictionary-checked de-hyphenation (the bundled MiniLM vocabulary is the offline dictionary).
+
+Ligatures are spelled out in every text field of the merged paper (`spell_paper_ligatures`, called by the parse core
+after the merge), whichever backend or view made the text: table cells, captions and LaTeX come from paths that never
+pass through `clean_text`. Only the ligature code points change (no blanket NFKC, which would rewrite math)."""
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 
@@ -20,6 +25,22 @@ SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", 
 def spell_ligatures(s: str) -> str:
     """Typographic ligatures spelled out, so text search finds 'significant' in a PDF that draws 'signiﬁcant'."""
     return s.translate(_LIGATURE_TABLE)
+
+
+def spell_paper_ligatures(paper: object) -> None:
+    """Spell out ligatures in place in every str / list[str] field of a dataclass tree (a ParsedPaper)."""
+    for f in dataclasses.fields(paper):  # type: ignore[arg-type]
+        value = getattr(paper, f.name)
+        if isinstance(value, str):
+            setattr(paper, f.name, spell_ligatures(value))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, str):
+                    value[i] = spell_ligatures(item)
+                elif dataclasses.is_dataclass(item):
+                    spell_paper_ligatures(item)
+        elif dataclasses.is_dataclass(value):
+            spell_paper_ligatures(value)
 
 
 def clean_text(s: str) -> str:

@@ -1,8 +1,8 @@
 """parse_pdf: the one entry point that turns a PDF into a ParsedPaper, whatever backends produce the views.
 
 Steps: preflight (reject what no backend can parse), run each needed backend for the views options.views sends
-to it (default: every view from options.backend), merge the views, put back superscripts/subscripts in table
-cells that lack them (table_scripts.py), then cut chunks from the merged pages. The
+to it (default: every view from options.backend), merge the views, put back superscripts/subscripts in
+table cells that lack them (table_scripts.py), spell out ligatures, then cut chunks from the merged pages. The
 core never imports a backend: registry.py resolves them by name. Per-view timings and failures are recorded by
 steps.run_view, so they read the same as before the split (metadata/pages failures are fatal).
 """
@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pipeline.document import ParsedPaper
 from pipeline.parse.chunking import extract_chunks
+from pipeline.parse.cleanup import spell_paper_ligatures
 from pipeline.parse.merge import merge
 from pipeline.parse.options import ParseOptions
 from pipeline.parse.preflight import check_pdf
@@ -30,7 +31,8 @@ def parse_pdf(path: Path | str, options: ParseOptions | None = None) -> ParsedPa
     check_pdf(path)
     papers = {name: backends[name].parse(path, options, views) for name, views in plan.items()}
     paper = merge(papers, options)
-    if paper.tables:
+    if paper.tables:  # before the ligatures are spelled out: it matches cell words with the text layer's
         run_view(paper, "table_scripts", lambda: mark_table_scripts(paper, path), path)
+    spell_paper_ligatures(paper)  # every view's text, whichever backend made it (table cells too)
     run_view(paper, "chunks", lambda: setattr(paper, "chunks", extract_chunks(paper.pages, options)), path)
     return paper

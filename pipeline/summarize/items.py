@@ -117,7 +117,8 @@ def load_items(con: duckdb.DuckDBPyConnection, paper_ids: list[str] | None = Non
 
 
 class _MentionIndex:
-    """Sentences of each paper's page text, split once per paper, to find the ones that cite "Table 3" / "Figure 2"."""
+    """Sentences of each paper's page text, split once per paper (never across a section heading), to find the ones
+    that cite "Table 3" / "Figure 2"."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection):
         self.con = con
@@ -129,5 +130,8 @@ class _MentionIndex:
             return []
         if paper_id not in self.cache:
             pages = _rows(self.con, "SELECT page_content FROM pages WHERE ref_paper_id = ? ORDER BY page_number", [paper_id])
-            self.cache[paper_id] = T.sentences(T.clean(" ".join(p["page_content"] or "" for p in pages)))
+            headings = _rows(self.con, "SELECT section_title FROM sections WHERE ref_paper_id = ?", [paper_id])
+            pieces = T.split_at_headings("\n".join(p["page_content"] or "" for p in pages),
+                                         [h["section_title"] or "" for h in headings])
+            self.cache[paper_id] = [s for piece in pieces for s in T.sentences(T.clean(piece))]
         return T.mentions(self.cache[paper_id], kind, label)

@@ -2,7 +2,8 @@
 
 What it stores (docs/summaries.md says the same to users):
 - page / section: the first non-noise sentences of the text, up to about `summary_words` words (cut marked "…").
-- table: the caption, the header cells and row count of the HTML, and up to two sentences citing "Table n".
+- table: the caption, the header cells and row count of the HTML, and up to two sentences citing "Table n" (a
+  section heading above such a sentence is not part of it).
 - image: the caption and up to two sentences citing "Figure n".
 - tldr: the abstract sentence stating the contribution ("we propose ..."), else its first, cut to `tldr_chars`.
 - tags: RAKE-style keyphrases from title + abstract.
@@ -14,7 +15,7 @@ from pipeline.summarize import text as T
 from pipeline.summarize.config import SummarizeSettings
 from pipeline.summarize.items import Item
 
-NAME = "offline-extractive-v1"  # goes into the report; bump when the output changes
+NAME = "offline-extractive-v2"  # goes into the report; bump when the output changes
 
 
 def summarize(item: Item, settings: SummarizeSettings) -> str | list[str]:

@@ -77,6 +77,8 @@ def summarize_papers(settings: Any, paper_ids: list[str] | None = None, *, overw
         return report
     with store.reading() as con:
         items = load_items(con, paper_ids, overwrite=overwrite, columns=columns)
+    if on_start is None and on_item is None:  # reached through the stage loop: the context's reporter, if any
+        on_start, on_item = _context_progress(len(items))
     if on_start:
         on_start(len(items))
     try:
@@ -99,6 +101,23 @@ def summarize_papers(settings: Any, paper_ids: list[str] | None = None, *, overw
         report.errors.append(report.aborted)
     report.seconds = time.perf_counter() - t0
     return report
+
+
+def _context_progress(total: int) -> tuple[Callable[[int], None] | None, Progress | None]:
+    """on_start / on_item that feed the callback installed with `pipeline.summarize.progress.reporting`."""
+    from pipeline.summarize.progress import current
+
+    report = current()
+    if report is None:
+        return None, None
+    done = 0
+
+    def item(_item: Item, _status: str) -> None:
+        nonlocal done
+        done += 1
+        report(done, total)
+
+    return (lambda n: report(0, n)), item
 
 
 def _record(item: Item, value: Any, status: str, writer: _Writer, report: SummarizeReport, overwrite: bool,

@@ -20,6 +20,19 @@ def clean(text: str) -> str:
     return re.sub(r"\s+", " ", joined).strip()
 
 
+def split_at_headings(text: str, headings: list[str]) -> list[str]:
+    """Pieces of raw page text (lines kept) between the paper's section headings, each heading set on lines of its
+    own ("5.4" / "Ablation study"): a heading has no full stop, so without this it glues onto the sentence after it
+    and a citing sentence ("5.4 Ablation study We perform ... in Table 8") carries the heading above a table into
+    that table's summary."""
+    words = [h.split() for h in headings if len(h.strip()) > 1]
+    if not words:
+        return [text]
+    alternatives = sorted({r"\s+".join(re.escape(w) for w in ws) for ws in words}, key=len, reverse=True)
+    pattern = re.compile(r"(?:^|\n)[ \t]*(?:" + "|".join(alternatives) + r")[ \t]*(?=\n|$)")
+    return [piece for piece in pattern.split(text) if piece.strip()]
+
+
 def sentences(text: str) -> list[str]:
     """Split cleaned text into sentences, not breaking after common abbreviations ("et al.", "Fig.")."""
     out: list[str] = []

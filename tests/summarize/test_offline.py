@@ -1,6 +1,7 @@
 """The offline backend through the stage: fills every column, makes no network call, is idempotent."""
 from __future__ import annotations
 
+import re
 import time
 
 from pipeline.summarize import summarize_papers
@@ -74,3 +75,11 @@ def test_offline_on_ingested_corpus_pdfs(tmp_path, no_network):
         assert store.query(f"SELECT count(*) AS n FROM {table} WHERE {column} IS NULL")[0]["n"] == 0, column
     for row in store.query("SELECT tldr, tags FROM metadata"):
         assert 0 < len(row["tldr"]) <= 80 and len(row["tags"]) == 5
+    # a table's summary is its caption, header and citing sentences: no section heading above a citing sentence
+    # ("5 Experiments 5.1 Datasets We experiment ... (see Table 2)" was stored before)
+    rows = store.query("SELECT t.table_summary, list(s.section_title) AS titles FROM tables t JOIN sections s "
+                       "ON s.ref_paper_id = t.ref_paper_id GROUP BY ALL")
+    numbered = [(r["table_summary"], t) for r in rows for t in r["titles"] if re.match(r"\d+(\.\d+)*\s+\w", t)]
+    assert numbered and not [(summary, t) for summary, t in numbered if t in summary]
+    tapas = store.query("SELECT table_summary FROM tables WHERE table_caption LIKE 'Table 2: Dataset statistics%'")
+    assert "We experiment with the following semantic parsing datasets" in tapas[0]["table_summary"]

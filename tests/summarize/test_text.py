@@ -83,3 +83,11 @@ def test_parse_reply_summary_strips_labels_and_rejects_empty():
     assert parse_reply("tldr", 'TL;DR: "Tables without logical forms."', cfg) == "Tables without logical forms."
     assert parse_reply("page_summary", "Summary:\n  The page  describes TAPAS.", cfg) == "The page describes TAPAS."
     assert parse_reply("page_summary", "", cfg) is None
+
+
+def test_a_heading_above_a_citing_sentence_is_not_part_of_it():
+    page = "reward model.\nMethod\nF1\nTable 7: Selector Evaluation.\n5.4\nAblation study\nWe perform ablation studies in Table 8 to evaluate\nthe parts."
+    pieces = T.split_at_headings(page, ["5.4 Ablation study", "Results"])
+    sents = [s for piece in pieces for s in T.sentences(T.clean(piece))]
+    assert T.mentions(sents, "table", "8") == ["We perform ablation studies in Table 8 to evaluate the parts."]
+    assert T.split_at_headings("no headings here", []) == ["no headings here"]

@@ -144,8 +144,10 @@ def test_fusion_lists_each_cell_once_and_weights_count():
     assert fusion.distinct([_hit("1", 3), _hit("1", 2), _hit("2", 1)]) == [_hit("1", 3), _hit("2", 1)]
 
 
-def test_progress_bar_draws_on_a_terminal_and_stays_quiet_otherwise():
+def test_progress_bar_draws_on_a_terminal_and_stays_quiet_otherwise(monkeypatch):
     import io
+
+    monkeypatch.setenv("COLUMNS", "120")  # the row (stage, bar, done/total, rate, ETA, collection) of a usual terminal
 
     from cli.progress import encode_progress
     from pipeline.vectors.progress import current

@@ -1,0 +1,70 @@
+"""Progress of every stage in one display (parse files, summarize items, encode cells per collection) and the closing
+table of stage times; nothing of it under --json or when stderr is not a terminal."""
+from __future__ import annotations
+
+import io
+import re
+from types import SimpleNamespace
+
+from cli.progress import StageProgress
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _render(table) -> str:
+    from rich.console import Console
+
+    out = io.StringIO()
+    Console(file=out, width=120).print(table)
+    return out.getvalue()
+
+
+def test_every_stage_gets_a_row_with_rate_and_eta_and_a_time_in_the_table():
+    from pipeline.summarize.progress import current as summarize_cb
+    from pipeline.vectors.progress import current as encode_cb
+
+    screen = Terminal()
+    with StageProgress(False, stream=screen) as progress:
+        progress.parse_start(2)
+        progress.parse_result(SimpleNamespace(path="/x/a.pdf", status="ok"))
+        progress.parse_result(SimpleNamespace(path="/x/b.pdf", status="ok"))
+        summarize_cb()(0, 40)  # what the summarize stage calls through the stage loop
+        summarize_cb()(40, 40)
+        encode_cb()("text_bm25_en", 300, 600)
+        encode_cb()("text_bm25_en", 600, 600)
+        encode_cb()("minilm", 600, 600)
+    shown = screen.getvalue()
+    assert "2/2" in shown and "40/40" in shown and "600/600" in shown
+    assert "files/s" in shown and "items/s" in shown and "cells/s" in shown and "ETA" in shown
+    table = _render(progress.times_table())
+    for row in ("parse", "summarize", "encode", "text_bm25_en", "minilm"):
+        assert re.search(rf"{row}\s.*\d+\.\d", table), (row, table)
+    assert "1,200 cells" in table  # the encode line adds its collections
+
+
+def test_quiet_under_json_and_when_stderr_is_not_a_terminal():
+    from pipeline.summarize.progress import current as summarize_cb
+    from pipeline.vectors.progress import current as encode_cb
+
+    for quiet, stream in ((False, io.StringIO()), (True, Terminal())):
+        with StageProgress(quiet, stream=stream) as progress:
+            assert summarize_cb() is None and encode_cb() is None
+            progress.parse_start(1)
+            progress.parse_result(SimpleNamespace(path="/x/a.pdf", status="ok"))
+        assert stream.getvalue() == "" and progress.times_table() is None
+
+
+def test_summarize_reports_items_to_the_installed_callback(tmp_path):
+    """The stage itself, reached without callbacks (as the stage loop calls it), feeds the context's reporter."""
+    from pipeline.summarize import summarize_papers
+    from pipeline.summarize.progress import reporting
+    from tests.summarize.sumdb import N_ITEMS, make_db, settings_for
+
+    make_db(tmp_path / "data")
+    calls: list[tuple[int, int]] = []
+    with reporting(lambda done, total: calls.append((done, total))):
+        summarize_papers(settings_for(tmp_path / "data"))
+    assert calls[0] == (0, N_ITEMS) and calls[-1] == (N_ITEMS, N_ITEMS) and len(calls) == N_ITEMS + 1
