@@ -3,6 +3,7 @@ given sizes, measured beside a numpy brute-force baseline over the same vectors 
 
     nice .venv/bin/python bench/scale.py vectors --sizes 10000,100000,300000 [--index FLAT|HNSW] [--json out.json]
     nice .venv/bin/python bench/scale.py duckdb --papers 1000,10000 --source /path/to/paperbase.duckdb
+    nice .venv/bin/python bench/scale.py ledger --papers 1000,10000,50000
 
 Rules:
 - `vectors`: one Milvus Lite store per size (embedded, in this process, as `paperbase` opens it), both collections
@@ -341,7 +342,9 @@ def main() -> None:
     v.add_argument("--buckets", type=int, default=milvus.PAPER_BUCKETS, help="paper partitions (0: the old layout)")
     d = sub.add_parser("duckdb")
     d.add_argument("--papers", type=lambda s: [int(x) for x in s.split(",")], default=[1_000, 10_000])
-    for p in (v, d):
+    g = sub.add_parser("ledger", help="the BM25 ledger alone (df lookup, storing a paper's statistics)")
+    g.add_argument("--papers", type=lambda s: [int(x) for x in s.split(",")], default=[1_000, 10_000, 50_000])
+    for p in (v, d, g):
         p.add_argument("--source", type=Path, default=None, help="an ingested paperbase.duckdb (texts, rows to replicate)")
         p.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
         p.add_argument("--questions", default=str(Path(__file__).resolve().parents[1] / "tests/data/corpus_questions.jsonl"))
@@ -350,8 +353,12 @@ def main() -> None:
     args = ap.parse_args()
     if args.cmd == "vectors":
         out = run_vectors(args)
+    elif args.cmd == "ledger":
+        from scale_duckdb import run_ledger  # bench/ is on sys.path when this script runs
+
+        out = run_ledger(args)
     else:
-        from scale_duckdb import run_duckdb  # bench/ is on sys.path when this script runs
+        from scale_duckdb import run_duckdb
 
         out = run_duckdb(args)
     if args.json:

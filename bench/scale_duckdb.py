@@ -169,3 +169,57 @@ def run_duckdb(args) -> list[dict]:
         print(json.dumps(r), flush=True)
         out.append(r)
     return out
+
+
+def measure_ledger(papers: int, workdir: str | None) -> dict:
+    """The BM25 ledger alone at `papers` (the 50k-paper database is 7 GB; its ledger is what the df lookup reads)."""
+    import pandas  # noqa: F401  (imported by set_bm25_stats; not part of storing a paper)
+
+    work = Path(tempfile.mkdtemp(prefix="pbscale-ledger-", dir=workdir))
+    path = work / "paperbase.duckdb"
+    res: dict = {"ledger_papers": papers, "load": "/".join(f"{x:.1f}" for x in os.getloadavg())}
+    try:
+        con = duckdb.connect(str(path))
+        _grow_ledger(con, papers)
+        res["ledger_rows"] = con.execute("SELECT count(*) FROM ledger.bm25_terms").fetchone()[0]
+        con.execute("DROP TABLE ledger.bm25_df")
+        t0 = time.perf_counter()
+        ledger.ensure(con)
+        res["df_backfill_s"] = time.perf_counter() - t0
+        res["vocabulary"] = con.execute("SELECT count(*) FROM ledger.bm25_df").fetchone()[0]
+        con.execute("CHECKPOINT")
+        con.close()
+        res["file_mb"] = path.stat().st_size / 2**20
+        con = duckdb.connect(str(path), read_only=True)
+        terms = [r[0] for r in con.execute("SELECT term FROM ledger.bm25_df USING SAMPLE 12 ROWS").fetchall()]
+        old, new = [], []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            con.execute("SELECT term, sum(df)::BIGINT FROM ledger.bm25_terms WHERE term IN (SELECT unnest(?)) "
+                        "GROUP BY term", [terms]).fetchall()
+            con.execute("SELECT coalesce(sum(n_docs), 0)::BIGINT FROM ledger.bm25_papers").fetchall()
+            old.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            ledger.bm25_df(con, terms)
+            new.append(time.perf_counter() - t0)
+        res["bm25_df_scan_p50_ms"], res["bm25_df_table_p50_ms"] = _pct(old, 0.5), _pct(new, 0.5)
+        con.close()
+        con = duckdb.connect(str(path))
+        t0 = time.perf_counter()
+        ledger.set_bm25_stats(con, {"pnew": (1500, 90_000, Counter({t: 1 for t in range(1, TERMS_PER_PAPER + 1)}))})
+        res["store_one_paper_bm25_stats_s"] = time.perf_counter() - t0
+        con.close()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return res
+
+
+def run_ledger(args) -> list[dict]:
+    import json
+
+    out = []
+    for p in args.papers:
+        r = measure_ledger(p, args.workdir)
+        print(json.dumps(r), flush=True)
+        out.append(r)
+    return out

@@ -57,6 +57,7 @@ def connect(settings) -> Iterator:
     if settings.vectors.milvus_uri:
         client = MilvusClient(uri=settings.vectors.milvus_uri)
         client.paperbase_lite_path = None
+        client.paperbase_lite_opened = False
         try:
             yield client
         finally:
@@ -67,6 +68,7 @@ def connect(settings) -> Iterator:
     try:
         client = MilvusClient(uri=uri)
         client.paperbase_lite_path = store if held else None  # only the holder may repair index files (load())
+        client.paperbase_lite_opened = held  # False: answered by another process's loaded store (lite.py)
         try:
             yield client
         finally:
