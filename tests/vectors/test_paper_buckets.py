@@ -163,3 +163,28 @@ def test_df_sums_are_built_for_a_ledger_from_before_them(tmp_path):
     ledger.ensure(con)
     assert _sums(con) == _aggregate(con) and ledger.bm25_df(con, [term]) == ({term: 3}, 3)
 
+
+
+def test_encoded_papers_sit_in_their_buckets_and_a_pinned_search_equals_the_unpinned_one(base_db, tmp_path):
+    """Through the production path: encode (BM25, no model needed), then the Reader's search with a filter that pins
+    the paper (searches its bucket) and with an equivalent one that does not (an `or`: every partition)."""
+    from pipeline.read import Reader
+    from pipeline.vectors import encode_papers
+    from tests.vectors.vechelpers import fresh_dir, make_settings
+
+    settings = make_settings(fresh_dir(base_db, tmp_path / "data"), [BM25])
+    assert encode_papers(settings).status == "ok"
+    with Reader(settings) as reader:
+        assert reader.warm() == [BM25]
+        client = reader.client
+        assert milvus.buckets(client, BM25) == milvus.PAPER_BUCKETS
+        paper = reader.papers()[0]["paper_id"]
+        rows = client.query(BM25, filter=f'pdf_id == "{paper}"', output_fields=["id"], limit=10000,
+                            partition_names=[milvus.bucket_of(paper)])
+        assert rows and len(rows) == len(milvus.entities(client, BM25, paper))
+        pinned = reader.search("retrieval augmented generation", BM25, filter=f'pdf_id == "{paper}"', limit=5)
+        wide = reader.search("retrieval augmented generation", BM25,
+                             filter=f'pdf_id == "{paper}" or pdf_id == "{paper}"', limit=5)
+        assert pinned and [(h.primary_key, round(h.score, 5)) for h in pinned] == \
+            [(h.primary_key, round(h.score, 5)) for h in wide]
+        assert {h.pdf_id for h in pinned} == {paper}
