@@ -12,11 +12,12 @@ Rules:
   project's analyzer over real chunk texts (the source DuckDB's `chunks.text_content`, or the corpus PDFs' text blocks):
   each synthetic chunk is a real chunk's term counts with about a fifth of its terms swapped for terms drawn from the
   corpus' own term distribution, so papers differ while df and lengths stay corpus-like. Dense vectors are random unit
-  vectors (384-d, MiniLM's width); recall of an ANN index is measured on real embeddings by `recall`, not here.
+  vectors (384-d, MiniLM's width): latency only (an ANN index's recall needs real embeddings; not measured here).
+  --buckets 0 builds the layout from before paper buckets, to compare.
 - Per size: build (insert vectors/s), store on disk, open + load after a restart, first search after opening (dense,
-  BM25), p50/p95 over the queries of per-paper search (the production path, `pipeline.vectors.search`'s strategy for a
-  filter that pins `pdf_id`) and library-wide search, the same per-paper search as a plain Milvus filter scan (the old
-  path), hybrid (BM25 + dense + fusion, per paper), delete of one 4-paper batch by `pdf_id` (the encode stage's
+  BM25 per paper, then BM25 library-wide), p50/p95 over the queries of per-paper search (the production path: the
+  `pdf_id` filter plus the paper's bucket, `pipeline.vectors.paper_search`) and library-wide search, the same per-paper
+  filter over every partition (the path before buckets), hybrid (BM25 + dense + fusion, per paper), delete of one 4-paper batch by `pdf_id` (the encode stage's
   replace) and re-insert, RSS; numpy baseline = exact top-5 over the same matrices (dense matmul, BM25 scipy csr).
 - `duckdb`: the source database's paper rows replicated under new ids up to each size (text varied by a row-number
   suffix so nothing deduplicates), the BM25 ledger grown to corpus-like term rows per paper; per size: file size, the
