@@ -85,7 +85,7 @@ def entity_id(collection: str, table: str, column: str, primary_key: str, window
     return int.from_bytes(blake2b(key, digest_size=8).digest(), "big") & (2**63 - 1)
 
 
-PAPER_BUCKETS = 128  # 300k vectors -> ~2.3k per partition; Milvus server allows 1024 partitions per collection
+PAPER_BUCKETS = 128  # 300k vectors -> ~2.3k per partition; well under a Milvus server's default 1,024 per collection
 BUCKET_PREFIX = "papers_"
 
 
