@@ -140,6 +140,8 @@ def serve(settings: Settings, transport: str = "stdio", *, host: str = "127.0.0.
         if transport == "http":
             import uvicorn
 
+            reader.warm()  # a long-lived server: load the store once, now, and share it with CLI searches
+
             uvicorn.run(server.streamable_http_app(), host=host, port=port, log_level="warning")
             return 0
         from mcp.server.stdio import stdio_server

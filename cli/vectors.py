@@ -110,6 +110,9 @@ def check(data_dir: DataDir = None, milvus_uri: MilvusUri = None, collection: Co
         raise typer.Exit(1)
 
 
+SLOW_OPEN_S = 2.0  # a search slower than this that had to load the embedded store itself gets a hint
+
+
 @app.command()
 def search(
     query: str,
@@ -127,11 +130,20 @@ def search(
     as_json: JsonFlag = False,
 ) -> None:
     """Hybrid search (BM25 + dense text collections), or one collection; hits come back with their DuckDB text."""
+    import time
+
     from pipeline.read import Reader
 
     table, column = search_scope(table, column)
+    started = time.monotonic()
     with Reader(_settings(data_dir, milvus_uri)) as reader:
         hits = reader.search(query, collection, table, column, filter, limit)
+        opened_here = bool(getattr(reader.client, "paperbase_lite_opened", False))
+    if opened_here and time.monotonic() - started > SLOW_OPEN_S:
+        # this process loaded the embedded store itself; a long-lived holder would have answered from memory
+        console.print(f"[dim]took {time.monotonic() - started:.1f} s: this search opened the Milvus Lite store itself. "
+                      "Keep one loaded between searches with `paperbase mcp --transport http` (searches connect to it "
+                      "automatically), or use a Milvus server (--milvus-uri; docs/scale.md).[/dim]")
     if as_json:
         print_jsonl(h.__dict__ for h in hits)
         return

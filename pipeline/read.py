@@ -208,6 +208,19 @@ class Reader:
             self._client = self._stack.enter_context(milvus.connect(self.settings))
         return self._client
 
+    def warm(self) -> list[str]:
+        """Open the Milvus client and load every collection that exists, so the first search of a long-lived reader
+        does not pay for it (on the embedded default this also publishes the store for other processes' searches).
+        Returns the collections loaded; a store that cannot be opened yet is left for the first search."""
+        try:
+            names = self.collections()
+            for name in names:
+                milvus.load(self.client, name)
+                self._ready.add(name)
+            return names
+        except Exception:  # noqa: BLE001 - no store yet, or a server down: the first search reports it
+            return []
+
     def _reconnect(self) -> None:
         self._stack.close()
         self._stack = ExitStack()

@@ -3,6 +3,12 @@
 A row in ledger.vector_papers is written only after that paper's vectors were inserted and flushed, and is deleted
 before they are touched, so a row present means "Milvus holds exactly these cells"; a missing or different
 fingerprint means "delete by pdf_id and encode again".
+
+BM25 document frequencies are kept twice: per paper (`bm25_terms`, what a paper contributed, so removing or
+re-encoding it can take exactly that back) and summed per term (`bm25_df`, maintained in the same transaction by every
+write here). Every BM25 search reads only the sums: a term lookup in a table of the vocabulary's size instead of an
+aggregate over papers x terms rows (84M at 50k papers, 417 ms; bench/scale.py). A database from before the sums
+existed gets them built from `bm25_terms` the first time a writer opens the ledger; until then readers aggregate.
 """
 from __future__ import annotations
 
@@ -21,6 +27,7 @@ DDL = [
     "CREATE TABLE IF NOT EXISTS ledger.bm25_papers (pdf_id VARCHAR PRIMARY KEY, n_docs INTEGER, total_len BIGINT)",
     "CREATE TABLE IF NOT EXISTS ledger.bm25_terms (pdf_id VARCHAR, term UBIGINT, df INTEGER)",
 ]
+DF_TABLE = "CREATE TABLE ledger.bm25_df (term UBIGINT PRIMARY KEY, df BIGINT NOT NULL)"
 
 
 @dataclass
@@ -33,6 +40,14 @@ class PaperRow:
 def ensure(con: duckdb.DuckDBPyConnection) -> None:
     for sql in DDL:
         con.execute(sql)
+    if not _has_df_table(con):  # first open by a paperbase with the sums: build them once from the per-paper rows
+        con.execute(DF_TABLE)
+        con.execute("INSERT INTO ledger.bm25_df SELECT term, sum(df) FROM ledger.bm25_terms GROUP BY term")
+
+
+def _has_df_table(con) -> bool:
+    return bool(con.execute("SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'ledger' AND table_name = 'bm25_df'"
+                            " AND database_name = current_database()").fetchone()[0])
 
 
 def _safe(con, sql: str, params: list | None = None) -> list[tuple]:
@@ -57,7 +72,13 @@ def bm25_papers(con) -> dict[str, tuple[int, int]]:
 
 def bm25_df(con, terms: list[int]) -> tuple[dict[int, int], int]:
     """(document frequency per term over the encoded corpus, number of documents)."""
-    df = dict(_safe(con, "SELECT term, sum(df)::BIGINT FROM ledger.bm25_terms WHERE term IN (SELECT unnest(?)) GROUP BY term", [terms]))
+    try:
+        df = dict(con.execute("SELECT term, df FROM ledger.bm25_df WHERE term IN (SELECT unnest(?::UBIGINT[]))",
+                              [terms]).fetchall())
+    except (duckdb.CatalogException, duckdb.InvalidInputException):  # a ledger from before the sums (read-only
+        # until a writer opens it; DuckDB reports the missing table as a failed replacement scan of this function)
+        df = dict(_safe(con, "SELECT term, sum(df)::BIGINT FROM ledger.bm25_terms WHERE term IN (SELECT unnest(?)) "
+                             "GROUP BY term", [terms]))
     n = _safe(con, "SELECT coalesce(sum(n_docs), 0)::BIGINT FROM ledger.bm25_papers")
     return {int(k): int(v) for k, v in df.items()}, int(n[0][0]) if n else 0
 
@@ -73,6 +94,7 @@ def forget_collection(con, collection: str, *, bm25: bool) -> None:
     if bm25:
         con.execute("DELETE FROM ledger.bm25_papers")
         con.execute("DELETE FROM ledger.bm25_terms")
+        con.execute("DELETE FROM ledger.bm25_df")
 
 
 def invalidate(con, collection: str, pdf_ids: list[str]) -> None:
@@ -91,6 +113,11 @@ def set_bm25_stats(con, stats: dict[str, tuple[int, int, Counter[int]]]) -> None
     if not ids:
         return
     con.execute("DELETE FROM ledger.bm25_papers WHERE pdf_id IN (SELECT unnest(?))", [ids])
+    # take back what these papers contributed to the sums, then forget their rows
+    con.execute("""UPDATE ledger.bm25_df SET df = bm25_df.df - old.df
+                   FROM (SELECT term, sum(df) AS df FROM ledger.bm25_terms WHERE pdf_id IN (SELECT unnest(?))
+                         GROUP BY term) AS old WHERE bm25_df.term = old.term""", [ids])
+    con.execute("DELETE FROM ledger.bm25_df WHERE df <= 0")
     con.execute("DELETE FROM ledger.bm25_terms WHERE pdf_id IN (SELECT unnest(?))", [ids])
     rows = [[p, n, t] for p, (n, t, _) in stats.items() if n]
     if rows:
@@ -102,4 +129,6 @@ def set_bm25_stats(con, stats: dict[str, tuple[int, int, Counter[int]]]) -> None
         frame = pd.DataFrame(terms, columns=["pdf_id", "term", "df"])
         con.register("_bm25_terms_new", frame)
         con.execute("INSERT INTO ledger.bm25_terms SELECT pdf_id, term::UBIGINT, df::INTEGER FROM _bm25_terms_new")
+        con.execute("""INSERT INTO ledger.bm25_df SELECT term::UBIGINT, sum(df)::BIGINT FROM _bm25_terms_new GROUP BY term
+                       ON CONFLICT (term) DO UPDATE SET df = bm25_df.df + excluded.df""")
         con.unregister("_bm25_terms_new")

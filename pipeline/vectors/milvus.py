@@ -1,7 +1,13 @@
 """Milvus access: Milvus Lite under the data dir by default, a server when a URI is configured; same code path.
 
-Only features a Milvus server accepts are used: explicit INT64 ids, filter deletes, flush, FLAT / SPARSE_INVERTED_INDEX
-/ INVERTED indexes.
+Only features a Milvus server accepts are used: explicit INT64 ids, partitions, deletes by id, flush, FLAT /
+SPARSE_INVERTED_INDEX / INVERTED indexes.
+
+Paper buckets: a collection is created with PAPER_BUCKETS partitions (`papers_000` ...) and every vector goes to the
+partition its `pdf_id` hashes to (blake2b, stable across processes). Milvus Lite visits every row of every partition a
+search, query or filter delete covers, in Python (bench/scale.py: per-paper search and deletes grew linearly with the
+library); naming the paper's partition bounds that to ~1/PAPER_BUCKETS of the library. A collection created before
+buckets (everything in `_default`) keeps working the old way; `paperbase rebuild` recreates it with buckets.
 """
 from __future__ import annotations
 
@@ -51,6 +57,7 @@ def connect(settings) -> Iterator:
     if settings.vectors.milvus_uri:
         client = MilvusClient(uri=settings.vectors.milvus_uri)
         client.paperbase_lite_path = None
+        client.paperbase_lite_opened = False
         try:
             yield client
         finally:
@@ -61,6 +68,7 @@ def connect(settings) -> Iterator:
     try:
         client = MilvusClient(uri=uri)
         client.paperbase_lite_path = store if held else None  # only the holder may repair index files (load())
+        client.paperbase_lite_opened = held  # False: answered by another process's loaded store (lite.py)
         try:
             yield client
         finally:
@@ -77,8 +85,63 @@ def entity_id(collection: str, table: str, column: str, primary_key: str, window
     return int.from_bytes(blake2b(key, digest_size=8).digest(), "big") & (2**63 - 1)
 
 
-def create_collection(client, coll: Collection, dim: int | None) -> None:
-    """Create `coll` from its schema data; `dim` is the loaded model's (may differ from the documented default)."""
+PAPER_BUCKETS = 128  # 300k vectors -> ~2.3k per partition; well under a Milvus server's default 1,024 per collection
+BUCKET_PREFIX = "papers_"
+
+
+def bucket_of(pdf_id: str, n: int = PAPER_BUCKETS) -> str:
+    return f"{BUCKET_PREFIX}{int.from_bytes(blake2b(pdf_id.encode('utf-8'), digest_size=8).digest(), 'big') % n:03d}"
+
+
+def buckets(client, name: str) -> int:
+    """How many paper buckets `name` has (0: created before buckets); asked once per client and collection."""
+    known: dict[str, int] = client.__dict__.setdefault("paperbase_buckets", {})
+    if name not in known:
+        known[name] = sum(1 for p in client.list_partitions(name) if p.startswith(BUCKET_PREFIX))
+    return known[name]
+
+
+def partitions_for(client, name: str, pdf_ids: list[str]) -> list[str] | None:
+    """The partitions holding these papers' vectors, or None when the collection has no buckets (search them all)."""
+    n = buckets(client, name)
+    return sorted({bucket_of(p, n) for p in pdf_ids}) if n else None
+
+
+def insert(client, name: str, rows: list[dict], chunk: int = 2000) -> None:
+    """Insert rows, each into its paper's bucket where the collection has buckets."""
+    n = buckets(client, name)
+    groups: dict[str | None, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(bucket_of(r["pdf_id"], n) if n else None, []).append(r)
+    for part, group in groups.items():
+        for i in range(0, len(group), chunk):
+            if part is None:
+                client.insert(name, group[i:i + chunk])
+            else:
+                client.insert(name, group[i:i + chunk], partition_name=part)
+
+
+def delete_papers(client, name: str, pdf_ids: list[str]) -> None:
+    """Delete every vector of these papers. With buckets: the ids are found in the papers' partitions only and deleted
+    by id (a filter delete makes Milvus Lite query every partition); without, a filter delete as before."""
+    if not pdf_ids:
+        return
+    parts = partitions_for(client, name, pdf_ids)
+    if parts is None:
+        client.delete(name, filter=in_filter("pdf_id", pdf_ids))
+        return
+    while True:
+        ids = [r["id"] for r in client.query(name, filter=in_filter("pdf_id", pdf_ids), output_fields=["id"],
+                                             partition_names=parts, limit=MAX_QUERY, consistency_level="Strong")]
+        if ids:
+            client.delete(name, ids=ids)
+        if len(ids) < MAX_QUERY:
+            return
+
+
+def create_collection(client, coll: Collection, dim: int | None, buckets: int = PAPER_BUCKETS) -> None:
+    """Create `coll` from its schema data; `dim` is the loaded model's (may differ from the documented default);
+    `buckets` paper partitions (0: none, the layout before buckets, kept for comparison in bench/scale.py)."""
     from pymilvus import DataType, MilvusClient
 
     schema = MilvusClient.create_schema(auto_id=False, enable_dynamic_field=False, description=coll.description[:255])
@@ -107,6 +170,9 @@ def create_collection(client, coll: Collection, dim: int | None) -> None:
     # Indexes are created without waiting: pymilvus' synchronous wait asks for a server timestamp that Milvus Lite
     # does not implement (an error log and a 3 s retry per index); load_collection waits for them anyway.
     client.create_collection(coll.name, schema=schema)
+    for i in range(buckets):
+        client.create_partition(coll.name, f"{BUCKET_PREFIX}{i:03d}")
+    client.__dict__.setdefault("paperbase_buckets", {})[coll.name] = buckets
     client.create_index(coll.name, index, sync=False)
     client.load_collection(coll.name)
 
@@ -138,7 +204,7 @@ def entities(client, name: str, pdf_id: str, fields: list[str] | None = None) ->
     """The entities of one paper (a paper stays far below MAX_QUERY cells; more raises rather than undercounts)."""
     # Strong: on a Milvus server, a check right after encode must see the rows just inserted
     rows = client.query(name, filter=f"pdf_id == {quote(pdf_id)}", output_fields=["id", *(fields or META_FIELDS)],
-                        limit=MAX_QUERY, consistency_level="Strong")
+                        limit=MAX_QUERY, consistency_level="Strong", partition_names=partitions_for(client, name, [pdf_id]))
     if len(rows) >= MAX_QUERY:
         raise RuntimeError(f"{name}: paper {pdf_id} has {MAX_QUERY}+ entities; check cannot page further")
     return list(rows)

@@ -5,6 +5,8 @@ Rules:
 - A cell is listed once: a long cell has one vector per window, so Milvus is asked for more than `limit` hits and the
   hits are de-duplicated by (table, column, primary key), keeping the best-scoring window, until `limit` distinct
   cells are found or the collection has no more.
+- A filter that pins papers (`pdf_id == ...`, `pdf_id in [...]`) searches only those papers' buckets
+  (paper_search.py): the cost of a per-paper search grows with the bucket, not the library.
 - `hybrid_search` fuses BM25 with every dense text collection that exists and whose model loads (fusion.py), weights
   and method from `vectors.hybrid`; a dense collection that cannot be searched is left out, not fatal.
 """
@@ -20,6 +22,7 @@ from pipeline.vectors.encoders import encoder_for
 from pipeline.vectors import cells, ledger, milvus
 from pipeline.vectors.stage import model_label
 from pipeline.vectors import fusion
+from pipeline.vectors.paper_search import partitions
 from pipeline.vectors.errors import ModelUnavailable, UnknownCollection
 from pipeline.store import Store, StoreMissing
 from schemas.vectorstore import collection as schema_collection
@@ -88,9 +91,9 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
     expr = build_filter(table_name, column_name, filter)
     if client is None:
         with milvus.connect(settings) as own:
-            hits = _distinct_hits(own, coll.name, vector, expr, limit, fields, params, None, windowed)
+            hits = _distinct_hits(own, coll, vector, expr, limit, fields, params, None, windowed)
     else:
-        hits = _distinct_hits(client, coll.name, vector, expr, limit, fields, params, ready, windowed)
+        hits = _distinct_hits(client, coll, vector, expr, limit, fields, params, ready, windowed)
     if join_text:
         _join_text(reading, hits, cache)
     return hits
@@ -109,13 +112,13 @@ def _bm25_stats(con, terms: list[int], cache: dict | None) -> tuple[dict[int, in
     return {t: df_cache[t] for t in terms if df_cache.get(t)}, cache["n_docs"]
 
 
-def _distinct_hits(client, name: str, vector, expr: str, limit: int, fields: list[str], params: dict,
+def _distinct_hits(client, coll, vector, expr: str, limit: int, fields: list[str], params: dict,
                    ready: set[str] | None, windowed: bool) -> list[Hit]:
     """Top `limit` distinct cells: over-fetch where cells have several windows (dense text), widen until enough or
     exhausted; a collection with one vector per cell (BM25, CLIP) is asked for exactly `limit`."""
     fetch = limit * OVERFETCH + 10 if windowed else limit
     while True:
-        raw = _run(client, name, vector, expr, min(fetch, milvus.MAX_QUERY), fields, params, ready)
+        raw = _run(client, coll, vector, expr, min(fetch, milvus.MAX_QUERY), fields, params, ready)
         hits = [Hit(float(r["distance"]), *(r["entity"][f] for f in milvus.META_FIELDS), bbox=r["entity"].get("bbox"))
                 for r in raw]
         out = fusion.distinct(hits)
@@ -124,8 +127,9 @@ def _distinct_hits(client, name: str, vector, expr: str, limit: int, fields: lis
         fetch *= 4
 
 
-def _run(client, name: str, vector, expr: str, limit: int, fields: list[str], params: dict,
+def _run(client, coll, vector, expr: str, limit: int, fields: list[str], params: dict,
          ready: set[str] | None) -> list[dict]:
+    name = coll.name
     if ready is None or name not in ready:
         if name not in milvus.existing(client):
             raise UnknownCollection(f"collection {name} does not exist yet (no vectors were built); run `paperbase encode`")
@@ -133,7 +137,7 @@ def _run(client, name: str, vector, expr: str, limit: int, fields: list[str], pa
         if ready is not None:
             ready.add(name)
     res = client.search(name, data=[vector], anns_field="vector", limit=limit, filter=expr, output_fields=fields,
-                        search_params=params)
+                        search_params=params, partition_names=partitions(client, name, expr))
     return list(res[0]) if res else []
 
 

@@ -226,7 +226,7 @@ def _encode_collection(settings, store: Store, client, coll: Collection, enc, re
             ledger.invalidate(con, coll.name, orphans)
             if coll.is_sparse:
                 ledger.set_bm25_stats(con, {p: (0, 0, Counter()) for p in orphans})
-        client.delete(coll.name, filter=milvus.in_filter("pdf_id", orphans))
+        milvus.delete_papers(client, coll.name, orphans)
         client.flush(coll.name)
         rep.papers_removed = len(orphans)
 
@@ -343,9 +343,8 @@ def _replace(store: Store, client, coll: Collection, batch: list[str], rows: lis
     """Forget, delete, insert, flush: after this the batch's vectors are exactly `rows`."""
     with store.writing() as con:
         ledger.invalidate(con, coll.name, batch)
-    client.delete(coll.name, filter=milvus.in_filter("pdf_id", batch))
-    for i in range(0, len(rows), _INSERT_ROWS):
-        client.insert(coll.name, rows[i : i + _INSERT_ROWS])
+    milvus.delete_papers(client, coll.name, batch)
+    milvus.insert(client, coll.name, rows, _INSERT_ROWS)
     client.flush(coll.name)
 
 
@@ -406,7 +405,7 @@ def remove_papers(settings, paper_ids: list[str]) -> int:
         for name in milvus.existing(client):
             milvus.load(client, name)
             before = milvus.count(client, name)
-            client.delete(name, filter=milvus.in_filter("pdf_id", paper_ids))
+            milvus.delete_papers(client, name, paper_ids)
             client.flush(name)
             removed += before - milvus.count(client, name)
     return removed

@@ -1,0 +1,370 @@
+"""How search, deletes and the DuckDB side grow with the library: a synthetic library shaped like the corpus, grown to
+given sizes, measured beside a numpy brute-force baseline over the same vectors in the same run.
+
+    nice .venv/bin/python bench/scale.py vectors --sizes 10000,100000,300000 [--index FLAT|HNSW] [--json out.json]
+    nice .venv/bin/python bench/scale.py duckdb --papers 1000,10000 --source /path/to/paperbase.duckdb
+    nice .venv/bin/python bench/scale.py ledger --papers 1000,10000,50000
+
+Rules:
+- `vectors`: one Milvus Lite store per size (embedded, in this process, as `paperbase` opens it), both collections
+  created by `pipeline.vectors.milvus.create_collection` from `schemas/vectorstore.json` (the dense one with --index
+  instead of its schema index, to compare). 228 vectors per paper, as in the corpus. BM25 vectors come from the
+  project's analyzer over real chunk texts (the source DuckDB's `chunks.text_content`, or the corpus PDFs' text blocks):
+  each synthetic chunk is a real chunk's term counts with about a fifth of its terms swapped for terms drawn from the
+  corpus' own term distribution, so papers differ while df and lengths stay corpus-like. Dense vectors are random unit
+  vectors (384-d, MiniLM's width): latency only (an ANN index's recall needs real embeddings; not measured here).
+  --buckets 0 builds the layout from before paper buckets, to compare.
+- Per size: build (insert vectors/s), store on disk, open + load after a restart, first search after opening (dense,
+  BM25 per paper, then BM25 library-wide), p50/p95 over the queries of per-paper search (the production path: the
+  `pdf_id` filter plus the paper's bucket, `pipeline.vectors.paper_search`) and library-wide search, the same per-paper
+  filter over every partition (the path before buckets), hybrid (BM25 + dense + fusion, per paper), delete of one 4-paper batch by `pdf_id` (the encode stage's
+  replace) and re-insert, RSS; numpy baseline = exact top-5 over the same matrices (dense matmul, BM25 scipy csr).
+- `duckdb`: the source database's paper rows replicated under new ids up to each size (text varied by a row-number
+  suffix so nothing deduplicates), the BM25 ledger grown to corpus-like term rows per paper; per size: file size, the
+  agent's per-paper queries through one connection (p50/p95), a LIKE over all chunks, storing one more paper, and the
+  BM25 document-frequency lookup on the ledger (aggregate table) beside the per-paper-row scan it replaced.
+- Load average is printed beside the figures: the machine is shared, so compare ratios within a run.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pipeline.vectors import bm25, fusion, milvus  # noqa: E402
+from pipeline.vectors.search import Hit  # noqa: E402
+from pipeline.vectors.paper_search import partitions  # noqa: E402
+from schemas.vectorstore import VectorIndex, collection  # noqa: E402
+
+DENSE = "text_sentence_transformers_all_minilm_l6_v2"
+SPARSE = "text_bm25_en"
+PER_PAPER = 228
+DIM = 384
+FIELDS = milvus.META_FIELDS
+
+
+def load_avg() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def du_mb(path: Path) -> float:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 2**20
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] * 1000
+
+
+def source_texts(source: Path | None, shared: Path) -> list[str]:
+    if source and source.exists():
+        import duckdb
+
+        con = duckdb.connect(str(source), read_only=True)
+        rows = [r[0] for r in con.execute("SELECT text_content FROM chunks WHERE length(text_content) > 40").fetchall()]
+        con.close()
+        if rows:
+            return rows
+    import fitz  # PyMuPDF: the corpus' text blocks when no ingested database is at hand
+
+    out = []
+    for pdf in sorted((shared / "corpus").glob("*.pdf")):
+        with fitz.open(pdf) as doc:
+            out += [b[4] for page in doc for b in page.get_text("blocks") if len(b[4]) > 40]
+    if not out:
+        sys.exit("no source texts: pass --source DB or have ../shared/corpus")
+    return out
+
+
+class Synth:
+    """Corpus-like BM25 term counts: real chunks' counts with ~20% of terms swapped for corpus-distributed terms."""
+
+    def __init__(self, texts: list[str], seed: int = 0):
+        self.base = [c for c in (bm25.term_counts(t) for t in texts) if c]
+        pool: list[int] = []
+        for c in self.base:
+            pool += list(c.elements())
+        self.pool = np.array(pool, dtype=np.int64)
+        self.rng = np.random.default_rng(seed)
+
+    def doc(self) -> Counter[int]:
+        src = self.base[int(self.rng.integers(len(self.base)))]
+        keys = list(src)
+        keep = self.rng.random(len(keys)) > 0.2
+        out = Counter({k: src[k] for k, kp in zip(keys, keep) if kp})
+        for t in self.pool[self.rng.integers(len(self.pool), size=max(1, len(keys) - int(keep.sum())))]:
+            out[int(t)] += 1
+        return out
+
+
+def dense_index(kind: str) -> VectorIndex:
+    if kind == "HNSW":
+        return VectorIndex("vector", "HNSW", "COSINE", {"M": 16, "efConstruction": 200})
+    return VectorIndex("vector", kind, "COSINE", None)
+
+
+def build(path: Path, n: int, synth: Synth, index: str, buckets: int) -> dict:
+    """Create the store with n vectors per collection; returns the in-memory copies for the baseline."""
+    from dataclasses import replace
+
+    from pymilvus import MilvusClient
+
+    rng = np.random.default_rng(1)
+    papers = max(1, n // PER_PAPER)
+    client = MilvusClient(uri=str(path))
+    dcoll = collection(DENSE)
+    dcoll = replace(dcoll, indexes=(dense_index(index),) + tuple(i for i in dcoll.indexes if i.field_name != "vector"))
+    milvus.create_collection(client, dcoll, DIM, buckets)
+    milvus.create_collection(client, collection(SPARSE), None, buckets)
+    docs: list[Counter[int]] = []
+    meta: list[tuple[str, int, str]] = []
+    for i in range(n):
+        p = f"paper{min(i // PER_PAPER, papers - 1):06d}"
+        meta.append((p, 1 + (i % PER_PAPER) // 20, f"{p}-c{i:08d}"))
+        docs.append(synth.doc())
+    avgdl = sum(sum(c.values()) for c in docs) / n
+    dense = rng.standard_normal((n, DIM), dtype=np.float32)
+    dense /= np.linalg.norm(dense, axis=1, keepdims=True)
+    sparse = [bm25.doc_vector(c, avgdl) for c in docs]
+    t_dense = t_sparse = 0.0
+    step = 5000
+    for a in range(0, n, step):
+        rows = [{"id": a + j + 1, "pdf_id": m[0], "page_number": m[1], "table_name": "chunks",
+                 "column_name": "text_content", "primary_key": m[2]} for j, m in enumerate(meta[a:a + step])]
+        t0 = time.perf_counter()
+        milvus.insert(client, DENSE, [dict(r, vector=dense[a + j].tolist()) for j, r in enumerate(rows)])
+        t1 = time.perf_counter()
+        milvus.insert(client, SPARSE, [dict(r, vector=sparse[a + j]) for j, r in enumerate(rows)])
+        t_sparse += time.perf_counter() - t1
+        t_dense += t1 - t0
+    t0 = time.perf_counter()
+    client.flush(DENSE)
+    client.flush(SPARSE)
+    t_flush = time.perf_counter() - t0
+    client.close()
+    _release(path)
+    df: Counter[int] = Counter()
+    for c in docs:
+        df.update(c.keys())
+    return {"dense": dense, "sparse": sparse, "meta": meta, "df": df, "n_docs": n, "papers": papers,
+            "insert_dense_vps": n / t_dense, "insert_bm25_vps": n / t_sparse, "flush_s": t_flush}
+
+
+def _release(path: Path) -> None:
+    from milvus_lite.server_manager import server_manager_instance
+
+    server_manager_instance.release_server(str(path))
+
+
+def timed(fn, reps: list) -> list[float]:
+    out = []
+    for args in reps:
+        t0 = time.perf_counter()
+        fn(*args)
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
+    from pymilvus import MilvusClient
+    from scipy import sparse as sp
+
+    n, papers = data["n_docs"], data["papers"]
+    rng = random.Random(7)
+    res: dict = {"vectors": n, "papers": papers, "index": index, "load": load_avg()}
+    res.update({k: data[k] for k in ("insert_dense_vps", "insert_bm25_vps", "flush_s")})
+    res["disk_mb"] = du_mb(path)
+    qs = [q for q in questions if q][:20]
+    qsparse = [bm25.query_vector(q, data["df"], n) for q in qs]
+    qsparse = [q for q in qsparse if q]
+    qdense = np.random.default_rng(3).standard_normal((len(qsparse), DIM), dtype=np.float32)
+    qdense /= np.linalg.norm(qdense, axis=1, keepdims=True)
+    pids = [f"paper{rng.randrange(papers):06d}" for _ in qsparse]
+
+    t0 = time.perf_counter()
+    client = MilvusClient(uri=str(path))
+    milvus.load(client, DENSE)
+    milvus.load(client, SPARSE)
+    res["open_load_s"] = time.perf_counter() - t0
+    dparams, sparams = {"metric_type": "COSINE"}, {"metric_type": "IP"}
+    if index == "HNSW":
+        dparams["params"] = {"ef": 64}
+
+    def per_paper(name, vec, pid):  # what pipeline.vectors.search does for a pdf_id filter: the paper's bucket only
+        flt = f"pdf_id == {milvus.quote(pid)}"
+        return client.search(name, data=[vec], anns_field="vector", limit=5, filter=flt, output_fields=FIELDS,
+                             search_params=dparams if name == DENSE else sparams,
+                             partition_names=partitions(client, name, flt))
+
+    def scan(name, vec, pid, params):  # the same filter over every partition (the path before buckets)
+        return client.search(name, data=[vec], anns_field="vector", limit=5, filter=f"pdf_id == {milvus.quote(pid)}",
+                             output_fields=FIELDS, search_params=params)
+
+    def lib(name, vec, params):
+        return client.search(name, data=[vec], anns_field="vector", limit=5, output_fields=FIELDS, search_params=params)
+
+    t0 = time.perf_counter()
+    per_paper(DENSE, qdense[0].tolist(), pids[0])
+    res["first_dense_paper_s"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    per_paper(SPARSE, qsparse[0], pids[0])
+    res["first_bm25_paper_s"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    lib(SPARSE, qsparse[0], sparams)
+    res["first_bm25_library_s"] = time.perf_counter() - t0
+    res["rss_after_first_mb"] = rss_mb()
+
+    m = len(qsparse)
+    runs = {
+        "dense_paper": timed(lambda i: per_paper(DENSE, qdense[i].tolist(), pids[i]), [(i,) for i in range(m)]),
+        "bm25_paper": timed(lambda i: per_paper(SPARSE, qsparse[i], pids[i]), [(i,) for i in range(m)]),
+        "dense_paper_scan": timed(lambda i: scan(DENSE, qdense[i].tolist(), pids[i], dparams), [(i,) for i in range(m)]),
+        "bm25_paper_scan": timed(lambda i: scan(SPARSE, qsparse[i], pids[i], sparams), [(i,) for i in range(m)]),
+        "dense_library": timed(lambda i: lib(DENSE, qdense[i].tolist(), dparams), [(i,) for i in range(m)]),
+        "bm25_library": timed(lambda i: lib(SPARSE, qsparse[i], sparams), [(i,) for i in range(m)]),
+    }
+
+    def hybrid(i):
+        lists = {DENSE: _hits(per_paper(DENSE, qdense[i].tolist(), pids[i])),
+                 SPARSE: _hits(per_paper(SPARSE, qsparse[i], pids[i]))}
+        return fusion.fuse(lists, {DENSE: 1.0, SPARSE: 1.0}, method="rrf", k=60)[:5]
+
+    runs["hybrid_paper"] = timed(hybrid, [(i,) for i in range(m)])
+    for k, v in runs.items():
+        res[f"{k}_p50_ms"], res[f"{k}_p95_ms"] = pct(v, 0.5), pct(v, 0.95)
+
+    # numpy / scipy exact baseline over the same vectors
+    dense = data["dense"]
+    vocab = {t: i for i, t in enumerate(data["df"])}  # compact term ids (hashes are 32-bit)
+    rows, cols, vals = [], [], []
+    for r, d in enumerate(data["sparse"]):
+        rows += [r] * len(d)
+        cols += [vocab.get(t, 0) for t in d]
+        vals += list(d.values())
+    csc = sp.csc_matrix((vals, (rows, cols)), shape=(n, max(1, len(vocab))), dtype=np.float32)
+
+    def np_dense_lib(i):
+        s = dense @ qdense[i]
+        np.argpartition(-s, 5)[:5]
+
+    def np_dense_paper(i):
+        a = int(pids[i][5:]) * PER_PAPER
+        s = dense[a:a + PER_PAPER] @ qdense[i]
+        np.argsort(-s)[:5]
+
+    def np_bm25_lib(i):
+        q = qsparse[i]
+        s = np.zeros(n, dtype=np.float32)
+        for t, w in q.items():
+            c = vocab[t]
+            lo, hi = csc.indptr[c], csc.indptr[c + 1]
+            s[csc.indices[lo:hi]] += w * csc.data[lo:hi]
+        np.argpartition(-s, 5)[:5]
+
+    for k, fn in (("np_dense_library", np_dense_lib), ("np_dense_paper", np_dense_paper), ("np_bm25_library", np_bm25_lib)):
+        v = timed(fn, [(i,) for i in range(m)])
+        res[f"{k}_p50_ms"] = pct(v, 0.5)
+
+    # delete one encode batch (4 papers) by pdf_id and put it back, as the encode stage's replace does
+    dels, puts = [], []
+    for rep in range(3):
+        batch = [f"paper{(rep * 4 + j) % papers:06d}" for j in range(4)]
+        idx = [i for i, mm in enumerate(data["meta"]) if mm[0] in set(batch)]
+        t0 = time.perf_counter()
+        milvus.delete_papers(client, DENSE, batch)
+        milvus.delete_papers(client, SPARSE, batch)
+        dels.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        base = [{"id": i + 1, "pdf_id": data["meta"][i][0], "page_number": data["meta"][i][1], "table_name": "chunks",
+                 "column_name": "text_content", "primary_key": data["meta"][i][2]} for i in idx]
+        milvus.insert(client, DENSE, [dict(r, vector=dense[i].tolist()) for r, i in zip(base, idx)])
+        milvus.insert(client, SPARSE, [dict(r, vector=data["sparse"][i]) for r, i in zip(base, idx)])
+        client.flush(DENSE)
+        client.flush(SPARSE)
+        puts.append(time.perf_counter() - t0)
+    res["delete_batch_p50_s"] = statistics.median(dels)
+    res["reinsert_batch_p50_s"] = statistics.median(puts)
+    res["rss_end_mb"] = rss_mb()
+    client.close()
+    _release(path)
+    return res
+
+
+def _hits(raw) -> list[Hit]:
+    return [Hit(float(r["distance"]), *(r["entity"][f] for f in FIELDS)) for r in (raw[0] if raw else [])]
+
+
+def run_vectors(args) -> list[dict]:
+    texts = source_texts(args.source, args.shared)
+    synth = Synth(texts)
+    questions = [json.loads(line)["question"] for line in Path(args.questions).read_text().splitlines() if line.strip()]
+    out = []
+    for n in args.sizes:
+        work = Path(tempfile.mkdtemp(prefix="pbscale-", dir=args.workdir))
+        try:
+            t0 = time.perf_counter()
+            data = build(work / "milvus.db", n, synth, args.index, args.buckets)
+            build_s = time.perf_counter() - t0
+            res = measure(work / "milvus.db", data, questions, args.index)
+            res["build_s"], res["buckets"] = build_s, args.buckets
+            out.append(res)
+            print(json.dumps(res), flush=True)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    v = sub.add_parser("vectors")
+    v.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[10_000, 100_000, 300_000])
+    v.add_argument("--index", default="FLAT", choices=["FLAT", "HNSW"])
+    v.add_argument("--buckets", type=int, default=milvus.PAPER_BUCKETS, help="paper partitions (0: the old layout)")
+    d = sub.add_parser("duckdb")
+    d.add_argument("--papers", type=lambda s: [int(x) for x in s.split(",")], default=[1_000, 10_000])
+    g = sub.add_parser("ledger", help="the BM25 ledger alone (df lookup, storing a paper's statistics)")
+    g.add_argument("--papers", type=lambda s: [int(x) for x in s.split(",")], default=[1_000, 10_000, 50_000])
+    for p in (v, d, g):
+        p.add_argument("--source", type=Path, default=None, help="an ingested paperbase.duckdb (texts, rows to replicate)")
+        p.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
+        p.add_argument("--questions", default=str(Path(__file__).resolve().parents[1] / "tests/data/corpus_questions.jsonl"))
+        p.add_argument("--workdir", default=None, help="where the stores are built (deleted after each size)")
+        p.add_argument("--json", type=Path, default=None)
+    args = ap.parse_args()
+    if args.cmd == "vectors":
+        out = run_vectors(args)
+    elif args.cmd == "ledger":
+        from scale_duckdb import run_ledger  # bench/ is on sys.path when this script runs
+
+        out = run_ledger(args)
+    else:
+        from scale_duckdb import run_duckdb
+
+        out = run_duckdb(args)
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,190 @@
+"""Paper buckets (pipeline/vectors/milvus.py, paper_search.py) on a real Milvus Lite store, and the BM25 df sums
+(ledger.bm25_df) against the per-paper rows they summarise, on a real DuckDB. Small sizes only: the speed is bench/scale.py's."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import duckdb
+import numpy as np
+import pytest
+
+from pipeline.vectors import bm25, ledger, milvus
+from pipeline.vectors.paper_search import partitions, pinned_papers
+from schemas.vectorstore import collection
+
+from tests.vectors.vechelpers import BM25, MINILM
+
+PAPERS = [f"paper-{i}" for i in range(7)]
+DIM = 8
+
+
+@pytest.fixture
+def client(tmp_path):
+    from milvus_lite.server_manager import server_manager_instance
+    from pymilvus import MilvusClient
+
+    path = str(tmp_path / "milvus.db")
+    c = MilvusClient(uri=path)
+    yield c
+    c.close()
+    server_manager_instance.release_server(path)
+
+
+def _rows(pdf_id: str, n: int, rng: random.Random, sparse: bool) -> list[dict]:
+    out = []
+    for j in range(n):
+        key = f"{pdf_id}-{j}"
+        if sparse:
+            vec = bm25.doc_vector(bm25.term_counts(" ".join(rng.choice(WORDS) for _ in range(12))), 12.0)
+        else:
+            v = np.array([rng.gauss(0, 1) for _ in range(DIM)], dtype=np.float32)
+            vec = (v / np.linalg.norm(v)).tolist()
+        out.append({"id": milvus.entity_id("c", "chunks", "text_content", key), "vector": vec, "pdf_id": pdf_id,
+                    "page_number": 1 + j % 4, "table_name": "chunks", "column_name": "text_content", "primary_key": key})
+    return out
+
+
+WORDS = "attention transformer retrieval sparse dense vector paper model training corpus query encoder".split()
+
+
+def _filled(client, name: str, buckets: int, sparse: bool) -> None:
+    coll = collection(name)
+    milvus.create_collection(client, coll, None if sparse else DIM, buckets)
+    rng = random.Random(5)
+    milvus.insert(client, name, [r for p in PAPERS for r in _rows(p, 20, rng, sparse)])
+    client.flush(name)
+
+
+def _query(name: str, sparse: bool):
+    if sparse:
+        return bm25.query_vector("sparse retrieval transformer", {bm25.term_id(bm25.analyze(w)[0]): 3 for w in WORDS}, 100)
+    v = np.linspace(-1, 1, DIM, dtype=np.float32)
+    return (v / np.linalg.norm(v)).tolist()
+
+
+@pytest.mark.parametrize("name,sparse", [(BM25, True), (MINILM, False)])
+def test_bucketed_search_matches_the_filter_scan(client, name, sparse):
+    _filled(client, name, 8, sparse)
+    assert milvus.buckets(client, name) == 8
+    metric = "IP" if sparse else "COSINE"
+    for expr in ['pdf_id == "paper-3"', 'pdf_id in ["paper-1", "paper-5"] and page_number >= 2']:
+        parts = partitions(client, name, expr)
+        assert parts and len(parts) <= 2
+        args = dict(data=[_query(name, sparse)], anns_field="vector", limit=10, filter=expr, output_fields=["pdf_id"],
+                    search_params={"metric_type": metric})
+        narrow = [(h["id"], round(h["distance"], 5)) for h in client.search(name, partition_names=parts, **args)[0]]
+        wide = [(h["id"], round(h["distance"], 5)) for h in client.search(name, **args)[0]]
+        assert narrow and narrow == wide
+
+
+def test_rows_land_in_their_papers_bucket_and_deletes_take_exactly_those_papers(client):
+    _filled(client, MINILM, 8, False)
+    for p in PAPERS:
+        rows = client.query(MINILM, filter=f'pdf_id == "{p}"', output_fields=["id"],
+                            partition_names=[milvus.bucket_of(p, 8)])
+        assert len(rows) == 20
+    milvus.delete_papers(client, MINILM, ["paper-2", "paper-4"])
+    client.flush(MINILM)
+    left = Counter(r["pdf_id"] for r in client.query(MINILM, filter="", output_fields=["pdf_id"], limit=1000))
+    assert left == {p: 20 for p in PAPERS if p not in ("paper-2", "paper-4")}
+    assert len(milvus.entities(client, MINILM, "paper-2")) == 0
+    assert len(milvus.entities(client, MINILM, "paper-3")) == 20
+
+
+def test_a_collection_without_buckets_is_searched_and_deleted_as_before(client):
+    _filled(client, MINILM, 0, False)
+    assert milvus.buckets(client, MINILM) == 0
+    assert partitions(client, MINILM, 'pdf_id == "paper-1"') is None
+    milvus.delete_papers(client, MINILM, ["paper-1"])
+    left = Counter(r["pdf_id"] for r in client.query(MINILM, filter="", output_fields=["pdf_id"], limit=1000))
+    assert "paper-1" not in left and left["paper-0"] == 20
+
+
+@pytest.mark.parametrize("expr,pinned", [
+    ('pdf_id == "a"', ["a"]),
+    ("pdf_id in ['a', 'b'] and page_number > 2", ["a", "b"]),
+    ('(pdf_id == "a") and table_name == "chunks"', ["a"]),
+    ('pdf_id == "a" or page_number == 1', None),
+    ('not pdf_id == "a"', None),
+    ('pdf_id != "a"', None),
+    ('pdf_id not in ["a"]', None),
+    ('table_name == \'pdf_id == "a"\'', None),
+    ('pdf_id == "x or y"', ["x or y"]),
+    ("page_number == 3", None),
+    ("", None),
+])
+def test_which_filters_pin_their_papers(expr, pinned):
+    assert pinned_papers(expr) == pinned
+
+
+def _sums(con) -> dict[int, int]:
+    return dict(con.execute("SELECT term, df FROM ledger.bm25_df").fetchall())
+
+
+def _aggregate(con) -> dict[int, int]:
+    return dict(con.execute("SELECT term, sum(df)::BIGINT FROM ledger.bm25_terms GROUP BY term").fetchall())
+
+
+def _stats(text: str, docs: int) -> tuple[int, int, Counter[int]]:
+    counts = [bm25.term_counts(f"{text} {i}") for i in range(docs)]
+    return bm25.corpus_stats(counts)
+
+
+def test_df_sums_follow_add_reencode_and_remove():
+    con = duckdb.connect()
+    ledger.ensure(con)
+    ledger.set_bm25_stats(con, {"p1": _stats("sparse retrieval model", 3), "p2": _stats("dense retrieval paper", 2)})
+    assert _sums(con) == _aggregate(con) and _sums(con)
+    retrieval = bm25.term_id("retriev")
+    assert ledger.bm25_df(con, [retrieval]) == ({retrieval: 5}, 5)
+    ledger.set_bm25_stats(con, {"p1": _stats("sparse encoder", 4)})  # re-encode p1 with other text
+    assert _sums(con) == _aggregate(con)
+    assert ledger.bm25_df(con, [retrieval])[0] == {retrieval: 2}
+    ledger.set_bm25_stats(con, {"p2": (0, 0, Counter())})  # remove p2
+    assert _sums(con) == _aggregate(con)
+    assert ledger.bm25_df(con, [retrieval]) == ({}, 4)
+    ledger.forget_collection(con, BM25, bm25=True)
+    assert _sums(con) == {} and ledger.bm25_df(con, [retrieval]) == ({}, 0)
+
+
+def test_df_sums_are_built_for_a_ledger_from_before_them(tmp_path):
+    path = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(path))
+    ledger.ensure(con)
+    ledger.set_bm25_stats(con, {"p1": _stats("sparse retrieval model", 3)})
+    con.execute("DROP TABLE ledger.bm25_df")  # the ledger as an older paperbase left it
+    con.close()
+    ro = duckdb.connect(str(path), read_only=True)
+    term = bm25.term_id("spars")
+    assert ledger.bm25_df(ro, [term]) == ({term: 3}, 3)  # a reader aggregates until a writer builds the sums
+    ro.close()
+    con = duckdb.connect(str(path))
+    ledger.ensure(con)
+    assert _sums(con) == _aggregate(con) and ledger.bm25_df(con, [term]) == ({term: 3}, 3)
+
+
+
+def test_encoded_papers_sit_in_their_buckets_and_a_pinned_search_equals_the_unpinned_one(base_db, tmp_path):
+    """Through the production path: encode (BM25, no model needed), then the Reader's search with a filter that pins
+    the paper (searches its bucket) and with an equivalent one that does not (an `or`: every partition)."""
+    from pipeline.read import Reader
+    from pipeline.vectors import encode_papers
+    from tests.vectors.vechelpers import fresh_dir, make_settings
+
+    settings = make_settings(fresh_dir(base_db, tmp_path / "data"), [BM25])
+    assert encode_papers(settings).status == "ok"
+    with Reader(settings) as reader:
+        assert reader.warm() == [BM25]
+        client = reader.client
+        assert milvus.buckets(client, BM25) == milvus.PAPER_BUCKETS
+        paper = reader.papers()[0]["paper_id"]
+        rows = client.query(BM25, filter=f'pdf_id == "{paper}"', output_fields=["id"], limit=10000,
+                            partition_names=[milvus.bucket_of(paper)])
+        assert rows and len(rows) == len(milvus.entities(client, BM25, paper))
+        pinned = reader.search("retrieval augmented generation", BM25, filter=f'pdf_id == "{paper}"', limit=5)
+        wide = reader.search("retrieval augmented generation", BM25,
+                             filter=f'pdf_id == "{paper}" or pdf_id == "{paper}"', limit=5)
+        assert pinned and [(h.primary_key, round(h.score, 5)) for h in pinned] == \
+            [(h.primary_key, round(h.score, 5)) for h in wide]
+        assert {h.pdf_id for h in pinned} == {paper}
