@@ -26,6 +26,11 @@ UNNUMBERED = re.compile(
 )
 APPENDIX = re.compile(r"appendix\s+([A-Z])\b[.:]?\s*\S", re.I)
 CAPTION = re.compile(r"(fig\.?|figure|table|tab\.|algorithm|listing|eq\.|equation)\s*[A-Z]?\d", re.I)
+DOTTED = re.compile(r"\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+[^\W\d_]")  # a subsection number: "2.1", "3.2.1."
+# a numbered heading's start: "II. ", "A. ", "2.1. ", "2.1 " (not "A " or "II ": words and table cells)
+DOT_NUMBERED = re.compile(r"(?:[IVX]{1,5}\.|[A-Z]\.|\d{1,2}(?:\.\d{1,2}){0,3}\.?)\s+[^\W\d_]")
+# fonts whose lower-case letters are small capitals: cmcsc10, LMRomanCaps10, *SmallCaps*, *-SC, smcp features
+SMALL_CAPS_FONT = re.compile(r"caps|csc\d|smallcap|-sc\b|\bsc\d*$|smcp", re.I)
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
 
 
@@ -50,13 +55,19 @@ def _looks_like_heading(row: Row, body: float) -> bool:
         return False  # display math set large ("2 V T [KT"), not a heading
     if row.italic and row.size >= body - 0.6 and re.match(r"[A-Z]\. [A-Z]", text) and not text.endswith("."):
         return True  # IEEE subsections: "A. Core properties" in italics (_filter keeps them in roman papers only)
+    if row.italic and row.size >= body - 0.6 and DOTTED.match(text) and not text.endswith("."):
+        return True  # elsarticle subsections: "2.1. Data" in italics (_filter: levels 2+ only, their top must exist)
     if row.bold and re.fullmatch(r"abstract[.:]?", text, re.I):
         return True  # article class sets it bold in \small
+    if row.bold and row.size >= body - 1.1 and DOT_NUMBERED.match(text):
+        return True  # revtex's bold \small "II. RELATED WORK", a scaled sans "2.1 Data" (_filter: dominant style)
     if not ((row.bold and row.size >= body - 0.6) or row.size >= body + 1.0):
         # small caps (ICLR): capitals at body size, the rest of each word smaller and not bold
-        if not (text.isupper() and row.size >= body - 0.2):
+        if not row.size >= body - 0.2:
             return False
-        if len({round(s.size, 1) for ln in row.lines for s in ln.spans if s.text.strip()}) < 2:
+        if SMALL_CAPS_FONT.search(row.font):
+            return not CAPTION.match(text)  # a small-caps font (amsart's centred "1. Introduction")
+        if not text.isupper() or len({round(s.size, 1) for ln in row.lines for s in ln.spans if s.text.strip()}) < 2:
             return False
     return not CAPTION.match(text)
 
@@ -65,15 +76,19 @@ RUN_IN = re.compile(r"(?P<num>\d{1,2}(?:\.\d{1,2}){1,2})\.?\s+(?P<title>[A-Z][^.
 
 
 def _run_in(row: Row) -> tuple[Row, str, int] | None:
-    """A numbered subsection set run-in (amsart: a bold "5.1. Planar algebras." then the paragraph on the same
-    line). Unnumbered run-in heads ("Datasets.") are paragraph heads and stay in their parent's content."""
+    """A numbered subsection set run-in (amsart: a bold "5.1. Planar algebras." or an italic "5.1.1. Cases." then the
+    paragraph on the same line). Unnumbered run-in heads ("Datasets.") are paragraph heads and stay in their parent's content."""
     if not row.text[:1].isdigit():
         return None
-    lead = ""
+    lead, emphasis = "", None
     for line in row.lines:
         for span in line.spans:
-            if span.text.strip() and not span.bold and not re.fullmatch(r"[\d.]+", span.text.strip()):
-                break  # the number may be set in the body font, the title in bold
+            text = span.text.strip()
+            if text and not re.fullmatch(r"[\d.]+", text):  # the number may be set in the body font
+                kind = "bold" if span.bold else "italic" if span.flags & 2 or "ital" in span.font.lower() else None
+                emphasis = emphasis or kind
+                if kind is None or kind != emphasis:
+                    break  # the title is the bold (level 2) or italic (level 3) lead
             lead += span.text
         else:
             continue
@@ -128,8 +143,8 @@ def _filter(cands: list[tuple[Row, str, int]]) -> list[tuple[Row, str, int]]:
     roman = {"I.", "II."} <= nums  # IEEE style: "I. INTRODUCTION", subsections "A. ..."
     fixed = []
     for row, num, level in cands:
-        if row.italic and not row.bold and not roman:
-            continue  # italic "A. ..." lines are subsections only under IEEE's roman numbering
+        if row.italic and not row.bold and not roman and level < 2:
+            continue  # italic "A. ..." lines are subsections only under IEEE's roman numbering ("2.1." may be)
         if num.endswith(".") and not roman:
             if len(num) > 2:
                 continue
@@ -215,7 +230,7 @@ def _join_wrapped(rows: list[Row], heads: dict[int, int]) -> None:
         head = rows[index]
         nxt = rows[index + 1] if index + 1 < len(rows) else None
         if (
-            nxt is not None and nxt.index not in heads and nxt.page == head.page and nxt.column == head.column
+            nxt is not None and nxt.index not in heads and not head.tail and nxt.page == head.page and nxt.column == head.column
             and _style(nxt) == _style(head) and nxt.italic == head.italic
             and -0.4 * (head.y1 - head.y0) <= nxt.y0 - head.y1 < 0.8 * (head.y1 - head.y0)
             and len(nxt.text) < 80 and not nxt.text.endswith((".", ":"))

@@ -8,6 +8,10 @@ page numbers all qualify without naming any of them. Once a band is known to hol
 same size in that band with nothing between it and the page edge is furniture too (running heads that print
 the current section's title change their words from page to page). Shapes without letters count only as page
 numbers that count up with the pages, so equation numbers and axis ticks near the edge stay content.
+First-page furniture printed once (elsarticle's `Preprint submitted to ...`, ACM's permission box, AAAI's and IEEE's
+copyright lines, a journal's citation/DOI footer) cannot repeat: on page 1 the lowest text block is furniture when
+it sits at the foot of its column (nothing below it, its top in the lower 40 % of the page), is set smaller than
+the body, and is no footnote (it does not start with a footnote mark or a superscript) and no caption.
 Lines are only marked (`Line.running`); the metadata view still reads them, since venues are printed there;
 page text, sections, chunks and equations skip them.
 """
@@ -15,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -79,10 +83,38 @@ def _page_numbers(found: list[tuple[int, Line]], need: int) -> list[tuple[int, L
     return best if len(best) >= need else []
 
 
+FOOTNOTE_MARK = re.compile(r"[*∗†‡§¶⋆\u2020\u2021]|\(?[a-z\d]\)\s")
+CAPTION = re.compile(r"(fig\.?|figure|table|tab\.)\s*[A-Z]?\d", re.I)
+
+
+def _first_page_footer(p: PageAnalysis, body: float) -> None:
+    """Mark page 1's bottom furniture block (see the module docstring)."""
+    for block in p.blocks:
+        lines = [ln for ln in block.lines if ln.horizontal and ln.text.strip()]
+        if not lines or len(lines) > 12 or block.bbox[1] < 0.6 * p.height or block.bbox[3] < (1 - ZONE) * p.height:
+            continue
+        first = lines[0]
+        if (any(ln.size > body - 1.0 for ln in lines) or max(len(ln.text) for ln in lines) < 25
+                or FOOTNOTE_MARK.match(first.text) or CAPTION.match(first.text)
+                or (first.spans and (first.spans[0].superscript or first.spans[0].size < first.size - 1.0))):
+            continue
+        x0, x1 = block.bbox[0], block.bbox[2]
+        below = [o for o in p.lines if o.bbox[1] >= block.bbox[3] - 1 and o.bbox[0] < x1 and o.bbox[2] > x0
+                 and not o.running and o not in block.lines]
+        if not below:
+            for ln in block.lines:
+                ln.running = True
+
+
 def mark_running(pages: list[PageAnalysis]) -> None:
     """Set `Line.running` on the running headers, footers and page numbers of a document."""
     if len(pages) < 2:
         return
+    sizes: Counter[float] = Counter()
+    for p in pages:
+        for line in p.lines:
+            sizes[line.size] += len(line.text)
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
     need = max(2, math.ceil(SHARE * len(pages)))
     groups: dict[tuple[str, str], list[tuple[int, Line]]] = defaultdict(list)
     edges = {p.number: _edge_lines(p) for p in pages}
@@ -115,3 +147,4 @@ def mark_running(pages: list[PageAnalysis]) -> None:
                 for z, y, size in bands
             ) and _outermost(line, p, zone):
                 line.running = True
+    _first_page_footer(pages[0], body)
