@@ -76,6 +76,9 @@ def find_figures(facts: DocumentFacts) -> list[tuple[int, Rect, str]]:
             xr = facts.anchor_range(p, cap.bbox)
             box = text_float(p, cap, above, body, xr[1] - xr[0], xr, blocks)
         # a caption is evidence enough of a figure: when its graphics cannot be placed, the figure keeps the
-        # caption's box rather than vanishing from the view
+        # caption's box rather than vanishing from the view -- except a supplementary one ("Figure S1."): without
+        # graphics that is an entry of a supporting-information list, its figure lives in another file
+        if box is None and cap.number.startswith("S"):
+            continue
         found.append((cap.page, box if box is not None else cap.bbox, cap.text))
     return found
