@@ -48,6 +48,32 @@ def _unheaded_start(rows: list[Row]) -> int | None:
     return found
 
 
+def _label_number(row: Row) -> int | None:
+    m = LABEL.match(row.text + " ")
+    n = m and re.match(r"[\[(]?(\d+)", row.text)
+    return int(n.group(1)) if n else None
+
+
+def _label_run(rows: list[Row], start: int, heads: dict[int, int]) -> list[Row]:
+    """An unheaded numbered list from `start`: it ends at a heading, unless the labels go on counting after the
+    heading's few rows (revtex sets the acknowledgments between the entries of a two-column list), which are
+    skipped then."""
+    out: list[Row] = []
+    expected, i = 1, start
+    while i < len(rows):
+        if i in heads and i != start:
+            nxt = next((k for k in range(i + 1, min(len(rows), i + 40)) if _label_number(rows[k]) == expected), None)
+            if nxt is None:
+                break
+            i = nxt
+            continue
+        if _label_number(rows[i]) == expected:
+            expected += 1
+        out.append(rows[i])
+        i += 1
+    return out
+
+
 def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: dict[int, float]) -> list[Row]:
     starts = [i for i in heads if HEADING.fullmatch(rows[i].text)]
     if not starts:  # a References heading set in a style no other heading shares
@@ -59,8 +85,11 @@ def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: 
         if first is None:
             return []
         start = first
-    end = min((i for i in heads if i >= start), default=len(rows))
-    bib = [r for r in rows[start:end] if r.text]
+    if starts:
+        end = min((i for i in heads if i >= start), default=len(rows))
+        bib = [r for r in rows[start:end] if r.text]
+    else:
+        bib = [r for r in _label_run(rows, start, heads) if r.text]
     if not bib:
         return bib
     # running headers the rows builder kept (set just below its margin): the same text near the top or
