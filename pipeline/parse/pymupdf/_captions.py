@@ -120,6 +120,15 @@ def _sizes(row: list[Line]) -> tuple[float, float]:
     return max(chars, key=lambda k: chars[k]), max(ln.max_size for ln in row)
 
 
+def _tabular(row: list[Line], size: float) -> bool:
+    """Three or more pieces side by side with at least two gaps wider than 1 em: table cells, not a caption line
+    (inline maths splits a caption line with word-space gaps)."""
+    if len(row) < 3:
+        return False
+    spans = sorted((ln.bbox[0], ln.bbox[2]) for ln in row)
+    return sum(1 for a, b in zip(spans, spans[1:]) if b[0] - a[1] > size) >= 2
+
+
 def _paragraph(lines: list[Line], width: tuple[float, float]) -> list[Line]:
     """The caption's lines (`lines` starts at the label) up to the end of its paragraph."""
     rows = _rows(lines)
@@ -138,6 +147,8 @@ def _paragraph(lines: list[Line], width: tuple[float, float]) -> list[Line]:
         m = _LABEL.match(row[0].text)
         if m and _label_distinct(row[0], m, 99.0):
             break  # the next caption
+        if _tabular(row, ref[0]):
+            break  # a table's row set right under its caption (cells far apart on one line)
         centred = abs((prev[0] + prev[2]) / 2 - (left + right) / 2) < 0.06 * full and prev[0] > left + 0.05 * full
         ends = out[-1][-1].text.rstrip().endswith((".", ":", ")", "]"))
         if prev[2] < right - 0.15 * full and ends and not centred and len(out) > 1:
