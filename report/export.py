@@ -39,12 +39,17 @@ class _Grid(HTMLParser):
             self.rows.append([])
         elif tag in ("td", "th") and self.rows:
             self._cell, self._attrs = [], {k: v or "" for k, v in attrs}
+        elif tag in ("sup", "sub") and self._cell is not None:
+            self._cell.append(f"<{tag}>")  # Markdown keeps inline HTML: 10<sup>20</sup> stays a power
 
     def handle_data(self, data):
         if self._cell is not None:
             self._cell.append(data)
 
     def handle_endtag(self, tag):
+        if tag in ("sup", "sub") and self._cell is not None:
+            self._cell.append(f"</{tag}>")
+            return
         if tag not in ("td", "th") or self._cell is None:
             return
         row, r = self.rows[-1], len(self.rows) - 1

@@ -10,7 +10,24 @@
     });
   });
 
-  // The table's HTML comes from a PDF: rebuild it from text and spans only, never insert it as markup.
+  // The table's HTML comes from a PDF: rebuild it from text, spans and <sup>/<sub> only, never insert it as markup.
+  function copyText(from, to) {
+    from.childNodes.forEach(function (node) {
+      if (node.nodeType === Node.TEXT_NODE) {
+        to.appendChild(document.createTextNode(node.textContent));
+      } else if (node.nodeType === Node.ELEMENT_NODE) {
+        const tag = node.tagName.toLowerCase();
+        if (tag === "sup" || tag === "sub") {
+          const el = document.createElement(tag);
+          el.textContent = node.textContent;
+          to.appendChild(el);
+        } else {
+          copyText(node, to);
+        }
+      }
+    });
+  }
+
   function safeTable(html) {
     const source = new DOMParser().parseFromString(html || "", "text/html");
     const table = document.createElement("table");
@@ -18,7 +35,7 @@
       const row = table.insertRow();
       tr.querySelectorAll("td,th").forEach(function (cell) {
         const out = document.createElement(cell.tagName.toLowerCase());
-        out.textContent = cell.textContent;
+        copyText(cell, out);
         ["rowspan", "colspan"].forEach(function (a) {
           const n = parseInt(cell.getAttribute(a) || "", 10);
           if (n > 1 && n < 100) out.setAttribute(a, String(n));
