@@ -10,11 +10,6 @@ from typing import Any
 
 import httpx
 
-# pymilvus configures logging (logging.config.dictConfig) when it is first imported. Imported inside a running task,
-# that flushes Prefect's API log handler, whose worker thread can be waiting for the import lock the task holds: the
-# run hangs (seen: an ingest stuck for 40 minutes in the encode stage). Importing it with this module, before any
-# flow runs, keeps it out of task time.
-import pymilvus  # noqa: F401
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
@@ -23,6 +18,32 @@ from pipeline.config import Settings
 from pipeline.ingest import FileResult, Task, ingest_file
 from pipeline.results import RetryableError
 from pipeline.workers import ParserPool
+
+
+
+def _import_pymilvus() -> None:
+    """pymilvus configures logging (logging.config.dictConfig) when it is first imported. Imported inside a running
+    task, that flushes Prefect's API log handler, whose worker thread can be waiting for the import lock the task
+    holds: the run hangs (seen: an ingest stuck for 40 minutes in the encode stage). So it is imported with this
+    module, before any flow runs. A Ctrl-C during that import is held and raised right after it, so the import
+    machinery cannot absorb it (in the main thread only: elsewhere signals cannot be handled)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        import pymilvus  # noqa: F401
+        return
+    pressed: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda *_: pressed.append(1))
+    try:
+        import pymilvus  # noqa: F401
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed:
+        raise KeyboardInterrupt
+
+
+_import_pymilvus()
 
 RETRIES = 2
 RETRY_DELAYS = [2.0, 10.0]
