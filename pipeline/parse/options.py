@@ -15,6 +15,15 @@ VIEWS: dict[str, str] = {"metadata": "metadata", "pages": "pages", "sections": "
                          "images": "figures", "equations": "equations", "reference": "references"}
 
 
+def wanted_views(views) -> list[str]:
+    """The views a backend is asked for (every view when None), refusing unknown names."""
+    wanted = list(VIEWS) if views is None else list(views)
+    unknown = [v for v in wanted if v not in VIEWS]
+    if unknown:
+        raise ValueError(f"unknown view(s) {', '.join(unknown)} (views: {', '.join(VIEWS)})")
+    return wanted
+
+
 class PyMuPDFOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

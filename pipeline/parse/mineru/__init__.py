@@ -20,7 +20,7 @@ from pipeline.parse.mineru import metadata
 from pipeline.parse.mineru import views as mviews
 from pipeline.parse.mineru.blocks import Block, page_blocks
 from pipeline.parse.mineru.tiers import OCR_TIERS, configure_offline, tier_status
-from pipeline.parse.options import VIEWS, ParseOptions
+from pipeline.parse.options import ParseOptions, wanted_views
 from pipeline.parse.preflight import MIN_TEXT_CHARS, OCR_HINT, open_pdf
 from pipeline.parse.steps import run_view
 
@@ -40,10 +40,7 @@ class MinerUBackend:
 
     def parse(self, path: Path, options: ParseOptions, views: Sequence[str] | None = None) -> ParsedPaper:
         path = Path(path)
-        wanted = list(VIEWS) if views is None else list(views)
-        unknown = [v for v in wanted if v not in VIEWS]
-        if unknown:
-            raise ValueError(f"unknown view(s) {', '.join(unknown)} (views: {', '.join(VIEWS)})")
+        wanted = wanted_views(views)
         tier = options.mineru.tier
         status = tier_status(tier, options.mineru.models_dir)
         if not status.usable:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pipeline.document import Metadata, ParsedPaper
 from pipeline.parse.errors import CorruptPDF
-from pipeline.parse.options import VIEWS, ParseOptions
+from pipeline.parse.options import ParseOptions, wanted_views
 from pipeline.parse.preflight import open_pdf, require_text_layer
 from pipeline.parse.pymupdf import equations, figures, metadata, references, sections, tables, text
 from pipeline.parse.pymupdf.facts import DocumentFacts
@@ -24,10 +24,7 @@ class PyMuPDFBackend:
 
     def parse(self, path: Path, options: ParseOptions, views: Sequence[str] | None = None) -> ParsedPaper:
         path = Path(path)
-        wanted = list(VIEWS) if views is None else list(views)
-        unknown = [v for v in wanted if v not in VIEWS]
-        if unknown:
-            raise ValueError(f"unknown view(s) {', '.join(unknown)} (views: {', '.join(VIEWS)})")
+        wanted = wanted_views(views)
         doc = open_pdf(path)
         try:
             t0 = time.perf_counter()
