@@ -8,7 +8,7 @@ Rules:
   metadata, matched by PDF path), over `chunks.text_content` (what the agent's RetrieveFromVectorstore and
   ClassicRetrieve search); a hit counts when its page is the question's evidence page. Recall@1/5/10 and MRR@10.
 - Production modes go through `pipeline.read.Reader` on the data dir as built (BM25, MiniLM as stored: windowed,
-  hybrid = the default `paperbase search`). In-process variants computed in the same run: the naive baseline
+  hybrid = the default `paperbase search`; BM25 also with `bm25_idf = "library"`, the IDF used before). In-process variants computed in the same run: the naive baseline
   (distinct query words found in the chunk), MiniLM as stored before windows (torch fp32, truncated at 256 word
   pieces, one vector per cell) and windowed MiniLM in torch fp32 (what int8 changes).
 - Tail probe: long chunks (> 254 word pieces), queries = their first 40 and their last 40 words, searched with the
@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pipeline.config import load_settings  # noqa: E402
 from pipeline.read import Reader  # noqa: E402
 from pipeline.vectors import windows  # noqa: E402
+from pipeline.vectors.search import search as vector_search  # noqa: E402
 from pipeline.vectors.bm25 import STOP_WORDS  # noqa: E402
 
 MINILM = "text_sentence_transformers_all_minilm_l6_v2"
@@ -140,6 +141,7 @@ def main() -> None:
     args = ap.parse_args()
     settings = load_settings(data_dir=args.data_dir)
     results: dict = {"modes": {}, "tail": {}}
+    library = settings.model_copy(update={"vectors": settings.vectors.model_copy(update={"bm25_idf": "library"})})
     with Reader(settings) as reader:
         ids = paper_ids(reader, Path())
         questions = load_questions(args.questions, ids)
@@ -149,6 +151,7 @@ def main() -> None:
         modes: dict[str, object] = {"naive: query words in chunk": None}
         if BM25 in existing:
             modes["BM25"] = BM25
+            modes["BM25, IDF from the whole library (before)"] = "bm25-library"
         if MINILM in existing:
             modes["MiniLM (stored: windowed, default backend)"] = MINILM
         modes["hybrid (default `paperbase search`)"] = "hybrid"
@@ -170,6 +173,9 @@ def main() -> None:
             for mode, coll in modes.items():
                 if coll is None:
                     pages = chunks.naive(pid, q["question"])
+                elif coll == "bm25-library":
+                    pages = [h.page_number for h in vector_search(library, q["question"], BM25, "chunks", "text_content",
+                                                                  flt, K, client=reader.client, reading=reader._reading)]
                 elif coll == "hybrid-all":
                     pages = [h.page_number for h in reader.search(q["question"], None, None, None, flt, K)]
                 else:

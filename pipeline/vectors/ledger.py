@@ -83,6 +83,16 @@ def bm25_df(con, terms: list[int]) -> tuple[dict[int, int], int]:
     return {int(k): int(v) for k, v in df.items()}, int(n[0][0]) if n else 0
 
 
+def bm25_paper_df(con, pdf_ids: list[str], terms: list[int]) -> tuple[dict[int, int], int]:
+    """(document frequency per term within these papers, their number of documents): the statistics of the
+    documents a search pinned to these papers ranks."""
+    df = _safe(con, "SELECT term, sum(df)::BIGINT FROM ledger.bm25_terms WHERE pdf_id IN (SELECT unnest(?::VARCHAR[])) "
+                    "AND term IN (SELECT unnest(?::UBIGINT[])) GROUP BY term", [pdf_ids, terms])
+    n = _safe(con, "SELECT coalesce(sum(n_docs), 0)::BIGINT FROM ledger.bm25_papers WHERE pdf_id IN "
+                   "(SELECT unnest(?::VARCHAR[]))", [pdf_ids])
+    return {int(k): int(v) for k, v in df}, int(n[0][0]) if n else 0
+
+
 def set_collection(con, collection: str, model: str, dim: int | None) -> None:
     con.execute("DELETE FROM ledger.vector_collections WHERE collection = ?", [collection])
     con.execute("INSERT INTO ledger.vector_collections (collection, model, dim) VALUES (?, ?, ?)", [collection, model, dim])

@@ -7,6 +7,9 @@ Rules:
   cells are found or the collection has no more.
 - A filter that pins papers (`pdf_id == ...`, `pdf_id in [...]`) searches only those papers' buckets
   (paper_search.py): the cost of a per-paper search grows with the bucket, not the library.
+- A BM25 query's IDF comes from the documents it ranks: the statistics of the papers its filter pins (a term every
+  chunk of the paper carries weighs little there, however rare in the library), else of the whole library
+  (`vectors.bm25_idf = "library"` always uses the library).
 - `hybrid_search` fuses BM25 with every dense text collection that exists and whose model loads (fusion.py), weights
   and method from `vectors.hybrid`; a dense collection that cannot be searched is left out, not fatal.
 """
@@ -22,7 +25,7 @@ from pipeline.vectors.encoders import encoder_for
 from pipeline.vectors import cells, ledger, milvus
 from pipeline.vectors.stage import model_label
 from pipeline.vectors import fusion
-from pipeline.vectors.paper_search import partitions
+from pipeline.vectors.paper_search import partitions, pinned_papers
 from pipeline.vectors.errors import ModelUnavailable, UnknownCollection
 from pipeline.store import Store, StoreMissing
 from schemas.vectorstore import collection as schema_collection
@@ -74,8 +77,12 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
     reading = reading or store.reading
     if coll.embed_type == "bm25":
         terms = list(bm25.term_counts(query))
+        papers = pinned_papers(filter) if settings.vectors.bm25_idf == "searched" else None
         with reading() as con:
-            df, n_docs = _bm25_stats(con, terms, cache)
+            # IDF from the documents this search ranks: those of the papers its filter pins (see bm25_idf)
+            df, n_docs = _bm25_stats(con, terms, cache, papers)
+            if papers and not n_docs and _bm25_stats(con, [], cache)[1]:
+                return []  # the library has BM25 vectors, the pinned papers none: nothing can match
         if not n_docs:
             raise UnknownCollection(f"collection {coll.name} has no vectors yet; run `paperbase encode`")
         vector = bm25.query_vector(query, df, n_docs)
@@ -99,17 +106,23 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
     return hits
 
 
-def _bm25_stats(con, terms: list[int], cache: dict | None) -> tuple[dict[int, int], int]:
-    """Document frequencies of the query terms and the number of documents, from the cache where it has them."""
+def _bm25_stats(con, terms: list[int], cache: dict | None,
+                papers: list[str] | None = None) -> tuple[dict[int, int], int]:
+    """Document frequencies of the query terms and the number of documents, over the library or within `papers`,
+    from the cache where it has them."""
+    def lookup(wanted: list[int]) -> tuple[dict[int, int], int]:
+        return ledger.bm25_paper_df(con, papers, wanted) if papers else ledger.bm25_df(con, wanted)
+
     if cache is None:
-        return ledger.bm25_df(con, terms)
-    df_cache: dict[int, int] = cache.setdefault("df", {})
+        return lookup(terms)
+    slot = cache.setdefault(("bm25", tuple(papers or ())), {"df": {}})
+    df_cache: dict[int, int] = slot["df"]
     missing = [t for t in terms if t not in df_cache]
-    if missing or "n_docs" not in cache:
-        df, n_docs = ledger.bm25_df(con, missing or terms[:1])
+    if missing or "n_docs" not in slot:
+        df, n_docs = lookup(missing or terms[:1])
         df_cache.update({t: df.get(t, 0) for t in missing})
-        cache["n_docs"] = n_docs
-    return {t: df_cache[t] for t in terms if df_cache.get(t)}, cache["n_docs"]
+        slot["n_docs"] = n_docs
+    return {t: df_cache[t] for t in terms if df_cache.get(t)}, slot["n_docs"]
 
 
 def _distinct_hits(client, coll, vector, expr: str, limit: int, fields: list[str], params: dict,

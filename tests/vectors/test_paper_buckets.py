@@ -172,7 +172,8 @@ def test_encoded_papers_sit_in_their_buckets_and_a_pinned_search_equals_the_unpi
     from pipeline.vectors import encode_papers
     from tests.vectors.vechelpers import fresh_dir, make_settings
 
-    settings = make_settings(fresh_dir(base_db, tmp_path / "data"), [BM25])
+    # IDF from the library either way: a pinning filter would otherwise weigh terms by the paper (test_bm25_idf.py)
+    settings = make_settings(fresh_dir(base_db, tmp_path / "data"), [BM25], bm25_idf="library")
     assert encode_papers(settings).status == "ok"
     with Reader(settings) as reader:
         assert reader.warm() == [BM25]
