@@ -70,3 +70,44 @@ def test_unpinned_and_widened_filters_use_the_library(store):
 def test_a_pinned_paper_without_vectors_finds_nothing(store):
     settings, _ = store
     assert search(settings, WORD, BM25, "chunks", "text_content", "pdf_id == 'not-a-paper'", 5) == []
+
+
+def _old_ledger(path) -> None:
+    """A ledger as paperbase wrote it before seq: two papers' statistics, no seq columns."""
+    with duckdb.connect(str(path)) as con:
+        con.execute("CREATE SCHEMA ledger")
+        con.execute("CREATE TABLE ledger.bm25_papers (pdf_id VARCHAR PRIMARY KEY, n_docs INTEGER, total_len BIGINT)")
+        con.execute("CREATE TABLE ledger.bm25_terms (pdf_id VARCHAR, term UBIGINT, df INTEGER)")
+        con.execute("INSERT INTO ledger.bm25_papers VALUES ('b', 4, 40), ('a', 3, 30)")
+        con.execute("INSERT INTO ledger.bm25_terms VALUES ('b', 1, 4), ('b', 2, 1), ('a', 1, 2), ('a', 3, 3)")
+
+
+def test_an_old_ledger_is_read_by_pdf_id_then_numbered_in_storage_order_by_the_first_writer(tmp_path):
+    path = tmp_path / "old.duckdb"
+    _old_ledger(path)
+    with duckdb.connect(str(path), read_only=True) as con:  # a reader before any writer: no seq column
+        assert ledger.bm25_paper_df(con, ["a"], [1, 2, 3]) == ({1: 2, 3: 3}, 3)
+    with duckdb.connect(str(path)) as con:
+        ledger.ensure(con)
+        assert con.execute("SELECT pdf_id, seq FROM ledger.bm25_papers ORDER BY seq").fetchall() == [("b", 1), ("a", 2)]
+        assert con.execute("SELECT count(*) FROM ledger.bm25_terms WHERE seq IS NULL").fetchone()[0] == 0
+        assert ledger.bm25_paper_df(con, ["a"], [1, 2, 3]) == ({1: 2, 3: 3}, 3)
+        assert ledger.bm25_paper_df(con, ["a", "b"], [1, 2]) == ({1: 6, 2: 1}, 7)
+        assert ledger.bm25_df(con, [1, 2, 3]) == ({1: 6, 2: 1, 3: 3}, 7)
+
+
+def test_rewriting_a_paper_gives_it_a_new_seq_and_takes_its_old_rows_back(tmp_path):
+    from collections import Counter
+
+    path = tmp_path / "old.duckdb"
+    _old_ledger(path)
+    with duckdb.connect(str(path)) as con:
+        ledger.ensure(con)
+        ledger.set_bm25_stats(con, {"b": (2, 10, Counter({2: 2, 5: 1}))})
+        assert con.execute("SELECT seq FROM ledger.bm25_papers WHERE pdf_id = 'b'").fetchone()[0] == 3
+        assert con.execute("SELECT DISTINCT seq FROM ledger.bm25_terms WHERE pdf_id = 'b'").fetchall() == [(3,)]
+        assert ledger.bm25_paper_df(con, ["b"], [1, 2, 5]) == ({2: 2, 5: 1}, 2)
+        assert ledger.bm25_df(con, [1, 2, 3, 5]) == ({1: 2, 2: 2, 3: 3, 5: 1}, 5)
+        ledger.set_bm25_stats(con, {"a": (0, 0, Counter())})  # a paper whose text is gone
+        assert ledger.bm25_paper_df(con, ["a"], [1, 3]) == ({}, 0)
+        assert ledger.bm25_df(con, [1, 2, 3, 5]) == ({2: 2, 5: 1}, 2)
