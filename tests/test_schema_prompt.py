@@ -40,3 +40,18 @@ def test_ddl_executes_and_types_match():
     assert cols["image_id"] == "UUID"
     # the agent-facing text keeps the foreign keys even though DuckDB does not enforce them
     assert "FOREIGN KEY (ref_page_id) REFERENCES pages(page_id)" in render_schema_prompt()
+
+
+def test_every_foreign_key_column_is_indexed_and_the_agent_text_does_not_show_it():
+    """Per-paper and per-page lookups (the agent's `WHERE ref_paper_id = '…'`) find rows through an index; random
+    UUID ids defeat zonemaps, so without one each such query scans its table. The agent's text stays upstream's."""
+    con = duckdb.connect()
+    for stmt in render_ddl():
+        con.execute(stmt)
+    indexed = {(t, s.split("(")[-1].rstrip(");").strip()) for t, s in
+               con.execute("SELECT table_name, sql FROM duckdb_indexes()").fetchall()}
+    wanted = {(t.name, fk.column) for t in database_schema().tables for fk in t.foreign_keys}
+    assert wanted and indexed == wanted
+    for stmt in render_ddl():  # idempotent: a writer re-runs the DDL on every open
+        con.execute(stmt)
+    assert "INDEX" not in render_schema_prompt()

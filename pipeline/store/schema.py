@@ -49,4 +49,14 @@ def render_ddl(schema: DatabaseSchema | None = None, *, foreign_keys: bool = Fal
         if foreign_keys:
             cons += [f"FOREIGN KEY ({fk.column}) REFERENCES {fk.ref_table}({fk.ref_column})" for fk in table.foreign_keys]
         statements.append(f'CREATE TABLE IF NOT EXISTS "{table.name}" (\n  ' + ",\n  ".join(cols + cons) + "\n)")
+    statements += render_indexes(schema)
     return statements
+
+
+def render_indexes(schema: DatabaseSchema | None = None) -> list[str]:
+    """An index on every foreign-key column: what the agent filters and joins on (`WHERE ref_paper_id = '…'`, a
+    page's rows). Paper ids are random UUIDs, so without one every per-paper query scans its whole table (zonemaps
+    cannot skip); with one DuckDB looks the rows up (bench/scale.py duckdb: flat in the number of papers)."""
+    schema = schema or database_schema()
+    return [f'CREATE INDEX IF NOT EXISTS "{table.name}_{fk.column}" ON "{table.name}" ({fk.column})'
+            for table in schema.tables for fk in table.foreign_keys]
