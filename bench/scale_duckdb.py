@@ -62,9 +62,12 @@ def _replicate(con, src: Path, papers: int) -> None:
 
 def _grow_ledger(con, papers: int) -> None:
     ledger.ensure(con)
-    con.execute(f"""INSERT INTO ledger.bm25_papers SELECT 'p' || i::VARCHAR, 1500, 1500 * 60 FROM range({papers}) t(i)""")
-    con.execute(f"""INSERT INTO ledger.bm25_terms SELECT 'p' || i::VARCHAR, (hash(i, j) % {VOCAB})::UBIGINT,
-                    1 + (hash(j, i) % 4)::INTEGER FROM range({papers}) a(i), range({TERMS_PER_PAPER}) b(j)""")
+    # as set_bm25_stats writes them: one seq per paper, a paper's rows together in rising seq order
+    con.execute(f"""INSERT INTO ledger.bm25_papers (pdf_id, n_docs, total_len, seq)
+                    SELECT 'p' || i::VARCHAR, 1500, 1500 * 60, i + 1 FROM range({papers}) t(i)""")
+    con.execute(f"""INSERT INTO ledger.bm25_terms (pdf_id, term, df, seq) SELECT 'p' || i::VARCHAR,
+                    (hash(i, j) % {VOCAB})::UBIGINT, 1 + (hash(j, i) % 4)::INTEGER, i + 1
+                    FROM range({papers}) a(i), range({TERMS_PER_PAPER}) b(j) ORDER BY i""")
 
 
 def _per_paper(con, ids: list, res: dict, suffix: str) -> None:
@@ -203,6 +206,19 @@ def measure_ledger(papers: int, workdir: str | None) -> dict:
             ledger.bm25_df(con, terms)
             new.append(time.perf_counter() - t0)
         res["bm25_df_scan_p50_ms"], res["bm25_df_table_p50_ms"] = _pct(old, 0.5), _pct(new, 0.5)
+        # a search pinned to one paper: that paper's statistics, found by its seq (zonemaps) or by pdf_id (a scan)
+        by_seq, by_id = [], []
+        for i in range(0, papers, max(1, papers // 7))[:7]:
+            pid = f"p{i}"
+            t0 = time.perf_counter()
+            df, n = ledger.bm25_paper_df(con, [pid], terms)
+            by_seq.append(time.perf_counter() - t0)
+            assert n == 1500, "per-paper lookup found nothing"
+            t0 = time.perf_counter()
+            con.execute("SELECT term, sum(df)::BIGINT FROM ledger.bm25_terms WHERE pdf_id IN (SELECT unnest(?::VARCHAR[])) "
+                        "AND term IN (SELECT unnest(?::UBIGINT[])) GROUP BY term", [[pid], terms]).fetchall()
+            by_id.append(time.perf_counter() - t0)
+        res["paper_df_seq_p50_ms"], res["paper_df_pdf_id_scan_p50_ms"] = _pct(by_seq, 0.5), _pct(by_id, 0.5)
         con.close()
         con = duckdb.connect(str(path))
         t0 = time.perf_counter()

@@ -63,7 +63,7 @@ def validate_filter(text: str, collection_name: str) -> None:
         coll = _collection(collection_name)
     except KeyError as exc:
         raise FilterError(str(exc.args[0])) from None
-    fields = {f.name: f for f in coll.fields if f.name != "vector"}
+    fields = {f.name: f for f in coll.fields if f.name != "vector" and not f.storage_only}
     mapped = _map_words(text.strip())
     try:
         tree = ast.parse(mapped.strip(), "<filter>", "eval")

@@ -23,6 +23,11 @@ class VectorField:
     def is_primary(self) -> bool:
         return bool(self.raw.get("is_primary"))
 
+    @property
+    def storage_only(self) -> bool:
+        """Stored for paperbase's own use (e.g. BM25 hit texts); not in the agent's schema text nor in filters."""
+        return bool(self.raw.get("storage_only"))
+
 
 @dataclass(frozen=True)
 class VectorIndex:
@@ -113,7 +118,7 @@ def render_prompt(names: Iterable[str]) -> str:
             entry["fields"] = texts["similar_fields"].format(name=first_of[c.modality])
         else:
             first_of[c.modality] = c.name
-            entry["fields"] = [{k: v for k, v in f.raw.items() if k not in hidden} for f in c.fields]
+            entry["fields"] = [{k: v for k, v in f.raw.items() if k not in hidden} for f in c.fields if not f.storage_only]
         entries.append(entry)
     modalities = {c.modality for c in chosen}
     db = database_schema()

@@ -101,6 +101,23 @@ def buckets(client, name: str) -> int:
     return known[name]
 
 
+TEXT_FIELD = "text"  # storage_only VARCHAR of the BM25 collection (schemas/vectorstore.json): hit texts without DuckDB
+
+
+def stores_text(client, name: str) -> bool:
+    """Whether `name` has the stored-text field (collections created before it have not); asked once per client."""
+    known: dict[str, bool] = client.__dict__.setdefault("paperbase_text", {})
+    if name not in known:
+        known[name] = any(f["name"] == TEXT_FIELD for f in client.describe_collection(name)["fields"])
+    return known[name]
+
+
+def text_to_store(text: str | None, max_bytes: int) -> str:
+    """The cell's text as stored, or '' when its UTF-8 form does not fit (the search then reads it from DuckDB)."""
+    text = "" if text is None else str(text)
+    return text if len(text.encode("utf-8")) <= max_bytes else ""
+
+
 def partitions_for(client, name: str, pdf_ids: list[str]) -> list[str] | None:
     """The partitions holding these papers' vectors, or None when the collection has no buckets (search them all)."""
     n = buckets(client, name)
@@ -153,6 +170,8 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
             kw["is_primary"] = True
         if f.dtype == "VARCHAR":
             kw["max_length"] = int(f.raw.get("max_length", 512))
+        if "default_value" in f.raw:  # rows written without it (older writers, benchmarks) get this
+            kw["default_value"] = f.raw["default_value"]
         if f.dtype == "FLOAT_VECTOR":
             kw["dim"] = int(dim or f.raw["dim"])
         if f.dtype == "ARRAY":
@@ -173,6 +192,7 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
     for i in range(buckets):
         client.create_partition(coll.name, f"{BUCKET_PREFIX}{i:03d}")
     client.__dict__.setdefault("paperbase_buckets", {})[coll.name] = buckets
+    client.__dict__.setdefault("paperbase_text", {})[coll.name] = any(f.name == TEXT_FIELD for f in coll.fields)
     client.create_index(coll.name, index, sync=False)
     client.load_collection(coll.name)
 

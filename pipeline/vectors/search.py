@@ -10,6 +10,10 @@ Rules:
 - A BM25 query's IDF comes from the documents it ranks: the statistics of the papers its filter pins (a term every
   chunk of the paper carries weighs little there, however rare in the library), else of the whole library
   (`vectors.bm25_idf = "library"` always uses the library).
+- Hit texts: the BM25 collection stores each cell's text (a storage-only field; one vector per cell there), so its
+  hits come back with their texts; the other collections' hits (several window vectors per cell: storing the text
+  would repeat it per window) and BM25 cells too long to store, or collections created before the field, are joined
+  from DuckDB, one query per (table, column), through the per-connection text cache.
 - `hybrid_search` fuses BM25 with every dense text collection that exists and whose model loads (fusion.py), weights
   and method from `vectors.hybrid`; a dense collection that cannot be searched is left out, not fatal.
 """
@@ -132,7 +136,8 @@ def _distinct_hits(client, coll, vector, expr: str, limit: int, fields: list[str
     fetch = limit * OVERFETCH + 10 if windowed else limit
     while True:
         raw = _run(client, coll, vector, expr, min(fetch, milvus.MAX_QUERY), fields, params, ready)
-        hits = [Hit(float(r["distance"]), *(r["entity"][f] for f in milvus.META_FIELDS), bbox=r["entity"].get("bbox"))
+        hits = [Hit(float(r["distance"]), *(r["entity"][f] for f in milvus.META_FIELDS), bbox=r["entity"].get("bbox"),
+                    text=r["entity"].get(milvus.TEXT_FIELD) or None)  # '' = not stored (too long): joined later
                 for r in raw]
         out = fusion.distinct(hits)
         if len(out) >= limit or len(raw) < min(fetch, milvus.MAX_QUERY) or fetch >= milvus.MAX_QUERY:
@@ -149,6 +154,8 @@ def _run(client, coll, vector, expr: str, limit: int, fields: list[str], params:
         milvus.load(client, name)
         if ready is not None:
             ready.add(name)
+    if coll.is_sparse and milvus.stores_text(client, name):
+        fields = [*fields, milvus.TEXT_FIELD]
     res = client.search(name, data=[vector], anns_field="vector", limit=limit, filter=expr, output_fields=fields,
                         search_params=params, partition_names=partitions(client, name, expr))
     return list(res[0]) if res else []
@@ -187,9 +194,18 @@ def hybrid_search(settings, query: str, table_name: str | None = None, column_na
         except (UnknownCollection, ModelUnavailable):
             continue  # e.g. BM25 with no corpus statistics yet, or a model that vanished: fuse the others
     fused = fusion.fuse(lists, {n: cfg.weight(n) for n in lists}, method=cfg.method, k=cfg.rrf_k)[:limit]
-    hits = [Hit(round(score, 6), h.pdf_id, h.page_number, h.table_name, h.column_name, h.primary_key) for score, h in fused]
+    hits = [Hit(round(score, 6), h.pdf_id, h.page_number, h.table_name, h.column_name, h.primary_key,
+                text=_stored_text(lists, h)) for score, h in fused]
     _join_text(reading or Store(settings.duckdb_path).reading, hits, cache)
     return hits
+
+
+def _stored_text(lists: dict[str, list[Hit]], hit: Hit) -> str | None:
+    """The cell's text if any fused list's hit carried it (the BM25 collection stores texts)."""
+    if hit.text is not None:
+        return hit.text
+    key = fusion.cell_key(hit)
+    return next((h.text for hits in lists.values() for h in hits if h.text is not None and fusion.cell_key(h) == key), None)
 
 
 TEXT_CACHE_CELLS = 4096  # texts kept per reader connection: an agent's searches over one paper keep meeting the same cells
@@ -201,7 +217,7 @@ def _join_text(reading: Callable[[], AbstractContextManager], hits: list[Hit], c
     texts: OrderedDict = cache.setdefault("texts", OrderedDict()) if cache is not None else OrderedDict()
     groups: dict[tuple[str, str], list[Hit]] = {}
     for h in hits:
-        if h.bbox is not None:
+        if h.bbox is not None or h.text is not None:  # an image hit, or a text the collection stored
             continue
         key = (h.table_name, h.column_name, h.primary_key)
         if key in texts:

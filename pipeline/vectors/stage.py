@@ -257,7 +257,8 @@ def _encode_collection(settings, store: Store, client, coll: Collection, enc, re
         batch = stale[i : i + step]
         with store.reading() as con:
             batch_cells = cells.load(con, coll.modality, batch)
-        rows = _vectors(settings, coll, enc, batch_cells, avgdl, rep, advance)
+        rows = _vectors(settings, coll, enc, batch_cells, avgdl, rep, advance,
+                        store_text=coll.is_sparse and milvus.stores_text(client, coll.name))
         _replace(store, client, coll, batch, rows)
         if after_batch:  # e.g. a test that kills the process at the worst moment: vectors written, ledger not yet
             after_batch()
@@ -296,7 +297,7 @@ def _bm25_plan(store: Store, settings, state: _State, stale: list[str], orphans:
 
 
 def _vectors(settings, coll: Collection, enc, batch_cells: list[cells.Cell], avgdl: float | None,
-             rep: CollectionReport, progress: Callable[[int], None] | None = None) -> list[dict]:
+             rep: CollectionReport, progress: Callable[[int], None] | None = None, store_text: bool = False) -> list[dict]:
     t0 = time.perf_counter()
     good = batch_cells
     if coll.embed_type == "bm25":
@@ -327,6 +328,7 @@ def _vectors(settings, coll: Collection, enc, batch_cells: list[cells.Cell], avg
     if progress and (coll.embed_type == "bm25" or coll.modality == "image"):  # dense text reported per group
         progress(len(batch_cells))
     rows = []
+    text_bytes = int(coll.field(milvus.TEXT_FIELD).raw["max_length"]) if store_text else 0
     for item, v in zip(good, vecs):
         c, window = item if isinstance(item, tuple) else (item, 0)
         row = {"id": milvus.entity_id(coll.name, c.table, c.column, c.primary_key, window),
@@ -335,6 +337,8 @@ def _vectors(settings, coll: Collection, enc, batch_cells: list[cells.Cell], avg
                "primary_key": c.primary_key}
         if coll.modality == "image":
             row["bbox"] = list(c.bbox)  # type: ignore[arg-type]
+        if store_text:  # one vector per cell here (BM25): the hit's text comes back with the search
+            row[milvus.TEXT_FIELD] = milvus.text_to_store(c.text, text_bytes)
         rows.append(row)
     return rows
 
