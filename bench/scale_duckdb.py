@@ -2,7 +2,9 @@
 the BM25 ledger grown to corpus-like term rows per paper. Rules in scale.py's docstring."""
 from __future__ import annotations
 
+import hashlib
 import os
+import uuid
 import shutil
 import statistics
 import sys
@@ -15,6 +17,7 @@ import duckdb
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from pipeline.store.schema import render_indexes  # noqa: E402
 from pipeline.vectors import ledger  # noqa: E402
 
 TABLES = ["metadata", "pages", "chunks", "sections", "tables", "images", "equations", "reference"]
@@ -63,9 +66,10 @@ def _replicate(con, src: Path, papers: int) -> None:
 def _grow_ledger(con, papers: int) -> None:
     ledger.ensure(con)
     # as set_bm25_stats writes them: one seq per paper, a paper's rows together in rising seq order
+    # (pdf ids are UUID strings in random order, as paperbase's are: zonemaps on them cannot skip anything)
     con.execute(f"""INSERT INTO ledger.bm25_papers (pdf_id, n_docs, total_len, seq)
-                    SELECT 'p' || i::VARCHAR, 1500, 1500 * 60, i + 1 FROM range({papers}) t(i)""")
-    con.execute(f"""INSERT INTO ledger.bm25_terms (pdf_id, term, df, seq) SELECT 'p' || i::VARCHAR,
+                    SELECT md5(i::VARCHAR)::UUID::VARCHAR, 1500, 1500 * 60, i + 1 FROM range({papers}) t(i)""")
+    con.execute(f"""INSERT INTO ledger.bm25_terms (pdf_id, term, df, seq) SELECT md5(i::VARCHAR)::UUID::VARCHAR,
                     (hash(i, j) % {VOCAB})::UBIGINT, 1 + (hash(j, i) % 4)::INTEGER, i + 1
                     FROM range({papers}) a(i), range({TERMS_PER_PAPER}) b(j) ORDER BY i""")
 
@@ -132,8 +136,8 @@ def measure(src: Path, papers: int, workdir: str | None) -> dict:
         con.close()
         con = duckdb.connect(str(path))
         t0 = time.perf_counter()
-        for t in TABLES[1:]:  # an ART index per table on the paper column: does it beat the column scan?
-            con.execute(f"CREATE INDEX {t}_paper ON {t} (ref_paper_id)")
+        for stmt in render_indexes():  # the store's own indexes (every foreign-key column), as ensure_tables makes them
+            con.execute(stmt)
         con.execute("CHECKPOINT")
         res["paper_index_build_s"] = time.perf_counter() - t0
         res["file_mb_indexed"] = path.stat().st_size / 2**20
@@ -209,7 +213,7 @@ def measure_ledger(papers: int, workdir: str | None) -> dict:
         # a search pinned to one paper: that paper's statistics, found by its seq (zonemaps) or by pdf_id (a scan)
         by_seq, by_id = [], []
         for i in range(0, papers, max(1, papers // 7))[:7]:
-            pid = f"p{i}"
+            pid = str(uuid.UUID(hashlib.md5(str(i).encode()).hexdigest()))
             t0 = time.perf_counter()
             df, n = ledger.bm25_paper_df(con, [pid], terms)
             by_seq.append(time.perf_counter() - t0)

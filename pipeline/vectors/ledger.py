@@ -156,19 +156,18 @@ def set_bm25_stats(con, stats: dict[str, tuple[int, int, Counter[int]]]) -> None
     ids = list(stats)
     if not ids:
         return
-    # the papers' old rows, by their seq (zonemaps) where they have one
-    old_seqs = [s for (s,) in con.execute("SELECT seq FROM ledger.bm25_papers WHERE pdf_id IN (SELECT unnest(?)) "
-                                          "AND seq IS NOT NULL", [ids]).fetchall()]
-    old_rows = ("(seq IN (SELECT unnest(?::BIGINT[])) OR (seq IS NULL AND pdf_id IN (SELECT unnest(?::VARCHAR[]))))"
-                if old_seqs else "pdf_id IN (SELECT unnest(?::VARCHAR[]))")
-    old_params = [old_seqs, ids] if old_seqs else [ids]
+    # the papers' old rows, found by their seq (zonemaps; ensure() numbered every row); a paper new to the ledger
+    # has none, and looking for them by pdf_id would scan the whole table
+    old_seqs = [int(s) for (s,) in con.execute("SELECT seq FROM ledger.bm25_papers WHERE pdf_id IN (SELECT unnest(?)) "
+                                               "AND seq IS NOT NULL", [ids]).fetchall()]
     con.execute("DELETE FROM ledger.bm25_papers WHERE pdf_id IN (SELECT unnest(?))", [ids])
-    # take back what these papers contributed to the sums, then forget their rows
-    con.execute(f"""UPDATE ledger.bm25_df SET df = bm25_df.df - old.df
-                    FROM (SELECT term, sum(df) AS df FROM ledger.bm25_terms WHERE {old_rows}
-                          GROUP BY term) AS old WHERE bm25_df.term = old.term""", old_params)
-    con.execute("DELETE FROM ledger.bm25_df WHERE df <= 0")
-    con.execute(f"DELETE FROM ledger.bm25_terms WHERE {old_rows}", old_params)
+    if old_seqs:  # take back what these papers contributed to the sums, then forget their rows
+        old_rows = f"seq IN ({', '.join(map(str, old_seqs))})"
+        con.execute(f"""UPDATE ledger.bm25_df SET df = bm25_df.df - old.df
+                        FROM (SELECT term, sum(df) AS df FROM ledger.bm25_terms WHERE {old_rows}
+                              GROUP BY term) AS old WHERE bm25_df.term = old.term""")
+        con.execute("DELETE FROM ledger.bm25_df WHERE df <= 0")
+        con.execute(f"DELETE FROM ledger.bm25_terms WHERE {old_rows}")
     first = con.execute("SELECT coalesce(max(seq), 0) FROM ledger.bm25_papers").fetchone()[0] + 1
     seq = {p: first + i for i, p in enumerate(ids)}
     rows = [[p, n, t, seq[p]] for p, (n, t, _) in stats.items() if n]
