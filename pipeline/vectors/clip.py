@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from pipeline.vectors.dense import auto_device
+
 
 class ClipEncoder:
     def __init__(self, path: str, *, device: str | None = None, batch_size: int = 32):
@@ -13,7 +15,7 @@ class ClipEncoder:
         from transformers import CLIPModel, CLIPProcessor
 
         self.torch = torch
-        self.device = device or "cpu"
+        self.device = auto_device(device)  # CUDA when present, as for the text encoders
         self.model = CLIPModel.from_pretrained(path).to(self.device).eval()
         self.processor = CLIPProcessor.from_pretrained(path)
         self.batch_size = batch_size
