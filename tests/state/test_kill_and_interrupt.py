@@ -87,8 +87,12 @@ def test_ctrl_c_stops_an_ingest_within_seconds_and_the_rerun_finishes_it(clean, 
     folder = pdf_folder(tmp_path / "pdfs")
     for i in range(12):  # enough work that the interrupt lands mid-run, on a fast machine too
         shutil.copy(folder / "icassp2024_privacy_masking_llm.pdf", folder / f"copy{i}.pdf")
+    # A foreground run, as at a terminal: SIGINT at its default disposition in the child. A test run started in the
+    # background by a non-interactive shell (`./run-tests &`) ignores SIGINT, and children inherit an ignored signal:
+    # the ingest would then never see the Ctrl-C (what made this test fail only in backgrounded runs).
     proc = subprocess.Popen([str(REPO / ".venv" / "bin" / "paperbase"), "ingest", "pdfs", "--data-dir", "data"],
-                            cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not (tmp_path / "data" / "paperbase.duckdb").exists() and time.monotonic() < deadline:
         time.sleep(0.05)  # the run has started: the store exists, the parsers are starting
