@@ -4,6 +4,7 @@ from DuckDB. Real DuckDB and Milvus Lite over two corpus papers."""
 from __future__ import annotations
 
 import dataclasses
+import subprocess
 
 import duckdb
 import pytest
@@ -12,7 +13,7 @@ from pipeline.vectors import cells, check, encode_papers, milvus, rebuild, searc
 from pipeline.vectors.search import hybrid_search
 from schemas.vectorstore import collection
 
-from tests.vectors.vechelpers import BM25, MINILM, fresh_dir, make_settings
+from tests.vectors.vechelpers import BM25, MINILM, REPO, fresh_dir, make_settings
 
 QUERY = "retrieval augmented generation"
 QUERIES = [QUERY, "privacy of masked language models", "Table 1 results accuracy", "we thank the anonymous reviewers",
@@ -114,6 +115,10 @@ def test_a_collection_from_before_the_field_keeps_working_through_the_join(base_
     notes: list[str] = []
     assert check(settings, [BM25], notes) == [] and len(notes) == 1  # a hint, not a mismatch
     assert "rebuild -c text_bm25_en" in notes[0]
+    cli = subprocess.run([str(REPO / ".venv" / "bin" / "paperbase"), "check", "--data-dir", str(settings.data_dir),
+                          "-c", BM25, "--json"], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 0, cli.stderr[-2000:]  # the note does not fail `check`
+    assert "note:" in cli.stderr and "rebuild -c text_bm25_en" in cli.stderr and cli.stdout.strip() == ""
     assert rebuild(settings, BM25).status == "ok"  # what the hint and docs/vectors.md advise
     with milvus.connect(settings) as client:
         assert milvus.stores_text(client, BM25)
