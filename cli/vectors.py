@@ -98,7 +98,10 @@ def check(data_dir: DataDir = None, milvus_uri: MilvusUri = None, collection: Co
     """Compare, per paper and column, non-empty DuckDB cells with vectors in Milvus; exit 1 on mismatches."""
     from pipeline.vectors import check as do_check
 
-    mismatches = do_check(_settings(data_dir, milvus_uri), collection or None)
+    notes: list[str] = []
+    mismatches = do_check(_settings(data_dir, milvus_uri), collection or None, notes)
+    for note in notes:  # hints, not failures (stderr: --json output stays the mismatches alone)
+        console.print(f"note: {note}")
     if as_json:
         print_jsonl(m.__dict__ for m in mismatches)
     else:

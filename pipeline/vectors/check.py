@@ -23,10 +23,13 @@ class Mismatch:
     problem: str = ""
 
 
-def check(settings, collections: list[str] | None = None) -> list[Mismatch]:
+def check(settings, collections: list[str] | None = None, notes: list[str] | None = None) -> list[Mismatch]:
     """Mismatches per paper and column for every collection that should hold vectors: one that exists, one the ledger
     says was built, or an enabled collection whose model is available while papers are stored (a collection never
-    built, or lost, is reported once; its papers have no vectors)."""
+    built, or lost, is reported once; its papers have no vectors).
+
+    `notes`, when given, receives hints that are not mismatches: a BM25 collection created before the stored-text
+    field (searches work, reading hit texts from DuckDB; `paperbase rebuild -c NAME` adds the field)."""
     store = Store(settings.duckdb_path)
     with store.reading() as con:
         expected = {m: cells.counts(con, m) for m in ("text", "image")}
@@ -46,6 +49,8 @@ def check(settings, collections: list[str] | None = None) -> list[Mismatch]:
             if not cells.columns(coll.modality):
                 continue
             milvus.load(client, coll.name)
+            if notes is not None and old_text_layout(client, coll):
+                notes.append(OLD_TEXT_LAYOUT.format(name=coll.name))
             want = expected[coll.modality]
             for pdf_id in sorted(set(present) | recorded[coll.name]):
                 ents = milvus.entities(client, coll.name, pdf_id)
@@ -59,6 +64,15 @@ def check(settings, collections: list[str] | None = None) -> list[Mismatch]:
                             "duplicates" if n_cells == n_vec else "count differs")
                         out.append(Mismatch(coll.name, pdf_id, table, column, n_cells, n_vec, dups.get((table, column), 0), problem))
     return out
+
+
+OLD_TEXT_LAYOUT = ("{name} was created before the BM25 collection stored hit texts: searches read them from DuckDB "
+                   "(slower); `paperbase rebuild -c {name}` recreates it with the field")
+
+
+def old_text_layout(client, coll) -> bool:
+    """The schema gives `coll` the stored-text field but the existing Milvus collection lacks it."""
+    return any(f.name == milvus.TEXT_FIELD for f in coll.fields) and not milvus.stores_text(client, coll.name)
 
 
 def _dup_entities(ents: list[dict]):

@@ -4,16 +4,20 @@ from DuckDB. Real DuckDB and Milvus Lite over two corpus papers."""
 from __future__ import annotations
 
 import dataclasses
+import subprocess
 
 import duckdb
 import pytest
 
-from pipeline.vectors import cells, encode_papers, milvus, search
+from pipeline.vectors import cells, check, encode_papers, milvus, rebuild, search
+from pipeline.vectors.search import hybrid_search
 from schemas.vectorstore import collection
 
-from tests.vectors.vechelpers import BM25, fresh_dir, make_settings
+from tests.vectors.vechelpers import BM25, MINILM, REPO, fresh_dir, make_settings
 
 QUERY = "retrieval augmented generation"
+QUERIES = [QUERY, "privacy of masked language models", "Table 1 results accuracy", "we thank the anonymous reviewers",
+           "Figure 2 shows the architecture"]
 
 
 def _db_texts(settings, hits) -> list[str]:
@@ -23,7 +27,7 @@ def _db_texts(settings, hits) -> list[str]:
 
 @pytest.fixture(scope="module")
 def store(base_db, tmp_path_factory):
-    settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp("text")), [BM25])
+    settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp("text")), [BM25, MINILM])
     assert encode_papers(settings).status == "ok"
     return settings
 
@@ -34,6 +38,37 @@ def test_bm25_hits_carry_the_cells_text_without_a_database_read(store):
     assert len(hits) == 8 and {h.table_name for h in hits} >= {"chunks"}
     assert [h.text for h in hits] == _db_texts(store, hits)
     assert not cache.get("texts")  # nothing was joined: the texts came with the hits
+
+
+def test_every_bm25_hit_of_several_queries_carries_exactly_the_cell_the_join_returns(store):
+    seen_tables = set()
+    with duckdb.connect(str(store.duckdb_path), read_only=True) as con:
+        pdf_ids = cells.papers(con)
+    for query in QUERIES:
+        for flt in (None, f"pdf_id == '{pdf_ids[1]}'"):  # every table's cells; one paper's bucket
+            cache: dict = {}
+            hits = search(store, query, BM25, filter=flt, limit=30, cache=cache)
+            assert hits and not cache.get("texts")
+            assert all(h.text for h in hits)
+            assert [h.text for h in hits] == _db_texts(store, hits)
+            assert flt is None or {h.pdf_id for h in hits} == {pdf_ids[1]}
+            seen_tables |= {h.table_name for h in hits}
+    assert {"chunks", "pages", "sections"} <= seen_tables  # not only one kind of cell
+
+
+def test_hybrid_joins_only_the_cells_no_bm25_hit_brought(store):
+    query = "wikipedia"  # 2 of the 24 chunks hold the word: BM25 finds few, the dense collection fills the rest
+    with milvus.connect(store) as client:
+        bm25_hits = search(store, query, BM25, "chunks", "text_content", limit=50, client=client, join_text=False)
+        assert 0 < len(bm25_hits) < 10 and all(h.text for h in bm25_hits)
+        cache: dict = {}
+        hits = hybrid_search(store, query, "chunks", "text_content", limit=10, client=client,
+                             collections=[BM25, MINILM], cache=cache)
+    assert len(hits) == 10 and [h.text for h in hits] == _db_texts(store, hits)
+    from_bm25 = {h.primary_key for h in bm25_hits}
+    dense_only = {h.primary_key for h in hits} - from_bm25
+    assert dense_only and from_bm25 & {h.primary_key for h in hits}
+    assert {k[2] for k in cache["texts"]} == dense_only  # BM25 cells came with their text, the others were joined
 
 
 def test_the_agent_schema_and_filters_do_not_know_the_stored_field():
@@ -77,3 +112,18 @@ def test_a_collection_from_before_the_field_keeps_working_through_the_join(base_
     hits = search(settings, QUERY, BM25, limit=5, cache=cache)
     assert len(hits) == 5 and [h.text for h in hits] == _db_texts(settings, hits)
     assert len(cache["texts"]) == 5
+    notes: list[str] = []
+    assert check(settings, [BM25], notes) == [] and len(notes) == 1  # a hint, not a mismatch
+    assert "rebuild -c text_bm25_en" in notes[0]
+    cli = subprocess.run([str(REPO / ".venv" / "bin" / "paperbase"), "check", "--data-dir", str(settings.data_dir),
+                          "-c", BM25, "--json"], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 0, cli.stderr[-2000:]  # the note does not fail `check`
+    assert "note:" in cli.stderr and "rebuild -c text_bm25_en" in cli.stderr and cli.stdout.strip() == ""
+    assert rebuild(settings, BM25).status == "ok"  # what the hint and docs/vectors.md advise
+    with milvus.connect(settings) as client:
+        assert milvus.stores_text(client, BM25)
+    notes.clear()
+    assert check(settings, [BM25], notes) == [] and notes == []
+    cache.clear()
+    again = search(settings, QUERY, BM25, limit=5, cache=cache)
+    assert [h.text for h in again] == _db_texts(settings, again) and not cache.get("texts")
