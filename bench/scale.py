@@ -46,7 +46,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pipeline.vectors import bm25, fusion, milvus  # noqa: E402
 from pipeline.vectors.search import Hit  # noqa: E402
-from pipeline.vectors.paper_search import partitions  # noqa: E402
 from schemas.vectorstore import VectorIndex, collection  # noqa: E402
 
 DENSE = "text_sentence_transformers_all_minilm_l6_v2"
@@ -123,8 +122,10 @@ def dense_index(kind: str) -> VectorIndex:
     return VectorIndex("vector", kind, "COSINE", None)
 
 
-def build(path: Path, n: int, synth: Synth, index: str, buckets: int) -> dict:
-    """Create the store with n vectors per collection; returns the in-memory copies for the baseline."""
+def build(path: Path, n: int, synth: Synth, index: str, buckets: int, shards: int) -> dict:
+    """Create the store with n vectors per collection; returns what the baseline needs (dense matrix, sparse CSR rows)
+    and the vectors of the first papers (re-inserted by the delete test). Vectors are made batch by batch, so the bench
+    holds one copy of the data, not the Python objects of every vector."""
     from dataclasses import replace
 
     from pymilvus import MilvusClient
@@ -134,40 +135,59 @@ def build(path: Path, n: int, synth: Synth, index: str, buckets: int) -> dict:
     client = MilvusClient(uri=str(path))
     dcoll = collection(DENSE)
     dcoll = replace(dcoll, indexes=(dense_index(index),) + tuple(i for i in dcoll.indexes if i.field_name != "vector"))
-    milvus.create_collection(client, dcoll, DIM, buckets)
-    milvus.create_collection(client, collection(SPARSE), None, buckets)
-    docs: list[Counter[int]] = []
-    meta: list[tuple[str, int, str]] = []
-    for i in range(n):
-        p = f"paper{min(i // PER_PAPER, papers - 1):06d}"
-        meta.append((p, 1 + (i % PER_PAPER) // 20, f"{p}-c{i:08d}"))
-        docs.append(synth.doc())
-    avgdl = sum(sum(c.values()) for c in docs) / n
-    dense = rng.standard_normal((n, DIM), dtype=np.float32)
-    dense /= np.linalg.norm(dense, axis=1, keepdims=True)
-    sparse = [bm25.doc_vector(c, avgdl) for c in docs]
+    milvus.create_collection(client, dcoll, DIM, buckets, shards)
+    milvus.create_collection(client, collection(SPARSE), None, buckets, shards)
+    avgdl = float(np.mean([sum(synth.doc().values()) for _ in range(2000)]))  # synthetic docs: a sample fixes it
+    dense = np.empty((n, DIM), dtype=np.float32)
+    df: Counter[int] = Counter()
+    s_rows, s_cols, s_vals = [], [], []
+    kept: dict[int, dict] = {}
+    keep_below = 12 * PER_PAPER  # the delete test's papers
     t_dense = t_sparse = 0.0
     step = 5000
     for a in range(0, n, step):
-        rows = [{"id": a + j + 1, "pdf_id": m[0], "page_number": m[1], "table_name": "chunks",
-                 "column_name": "text_content", "primary_key": m[2]} for j, m in enumerate(meta[a:a + step])]
+        m = min(step, n - a)
+        block = rng.standard_normal((m, DIM), dtype=np.float32)
+        block /= np.linalg.norm(block, axis=1, keepdims=True)
+        dense[a:a + m] = block
+        docs = [synth.doc() for _ in range(m)]
+        for c in docs:
+            df.update(c.keys())
+        sparse = [bm25.doc_vector(c, avgdl) for c in docs]
+        for j, d in enumerate(sparse):
+            s_rows.append(np.full(len(d), a + j, dtype=np.int32))
+            s_cols.append(np.fromiter(d.keys(), dtype=np.int64, count=len(d)))
+            s_vals.append(np.fromiter(d.values(), dtype=np.float32, count=len(d)))
+            if a + j < keep_below:
+                kept[a + j] = d
+        rows = [meta_row(a + j, papers) for j in range(m)]
         t0 = time.perf_counter()
-        milvus.insert(client, DENSE, [dict(r, vector=dense[a + j].tolist()) for j, r in enumerate(rows)])
+        milvus.insert(client, DENSE, [dict(r, vector=block[j].tolist()) for j, r in enumerate(rows)])
         t1 = time.perf_counter()
-        milvus.insert(client, SPARSE, [dict(r, vector=sparse[a + j]) for j, r in enumerate(rows)])
+        milvus.insert(client, SPARSE, [dict(r, vector=sparse[j]) for j, r in enumerate(rows)])
         t_sparse += time.perf_counter() - t1
         t_dense += t1 - t0
+        del docs, sparse, rows
     t0 = time.perf_counter()
-    client.flush(DENSE)
-    client.flush(SPARSE)
+    milvus.flush(client, DENSE)
+    milvus.flush(client, SPARSE)
     t_flush = time.perf_counter() - t0
     client.close()
     _release(path)
-    df: Counter[int] = Counter()
-    for c in docs:
-        df.update(c.keys())
-    return {"dense": dense, "sparse": sparse, "meta": meta, "df": df, "n_docs": n, "papers": papers,
-            "insert_dense_vps": n / t_dense, "insert_bm25_vps": n / t_sparse, "flush_s": t_flush}
+    rows_, cols_, vals_ = np.concatenate(s_rows), np.concatenate(s_cols), np.concatenate(s_vals)
+    return {"dense": dense, "sparse_coo": (rows_, cols_, vals_), "kept": kept, "df": df, "n_docs": n,
+            "papers": papers, "insert_dense_vps": n / t_dense, "insert_bm25_vps": n / t_sparse, "flush_s": t_flush,
+            "rss_build_mb": rss_mb()}
+
+
+def meta_row(i: int, papers: int) -> dict:
+    p = paper_id(min(i // PER_PAPER, papers - 1))
+    return {"id": i + 1, "pdf_id": p, "page_number": 1 + (i % PER_PAPER) // 20, "table_name": "chunks",
+            "column_name": "text_content", "primary_key": f"{p}-c{i:08d}"}
+
+
+def paper_id(k: int) -> str:
+    return f"paper{k:06d}"
 
 
 def _release(path: Path) -> None:
@@ -192,43 +212,43 @@ def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
     n, papers = data["n_docs"], data["papers"]
     rng = random.Random(7)
     res: dict = {"vectors": n, "papers": papers, "index": index, "load": load_avg()}
-    res.update({k: data[k] for k in ("insert_dense_vps", "insert_bm25_vps", "flush_s")})
+    res.update({k: data[k] for k in ("insert_dense_vps", "insert_bm25_vps", "flush_s", "rss_build_mb")})
     res["disk_mb"] = du_mb(path)
     qs = [q for q in questions if q][:20]
     qsparse = [bm25.query_vector(q, data["df"], n) for q in qs]
     qsparse = [q for q in qsparse if q]
     qdense = np.random.default_rng(3).standard_normal((len(qsparse), DIM), dtype=np.float32)
     qdense /= np.linalg.norm(qdense, axis=1, keepdims=True)
-    pids = [f"paper{rng.randrange(papers):06d}" for _ in qsparse]
-
-    t0 = time.perf_counter()
-    client = MilvusClient(uri=str(path))
-    milvus.load(client, DENSE)
-    milvus.load(client, SPARSE)
-    res["open_load_s"] = time.perf_counter() - t0
+    pids = [paper_id(rng.randrange(papers)) for _ in qsparse]
     dparams, sparams = {"metric_type": "COSINE"}, {"metric_type": "IP"}
     if index == "HNSW":
         dparams["params"] = {"ef": 64}
 
-    def per_paper(name, vec, pid):  # what pipeline.vectors.search does for a pdf_id filter: the paper's bucket only
-        flt = f"pdf_id == {milvus.quote(pid)}"
-        return client.search(name, data=[vec], anns_field="vector", limit=5, filter=flt, output_fields=FIELDS,
-                             search_params=dparams if name == DENSE else sparams,
-                             partition_names=partitions(client, name, flt))
+    def per_paper(name, vec, pid):  # what pipeline.vectors.search does for a pdf_id filter: the paper's shard + bucket
+        return milvus.search(client, name, vec, limit=5, expr=f"pdf_id == {milvus.quote(pid)}", fields=FIELDS,
+                             params=dparams if name == DENSE else sparams, pdf_ids=[pid])
 
-    def scan(name, vec, pid, params):  # the same filter over every partition (the path before buckets)
-        return client.search(name, data=[vec], anns_field="vector", limit=5, filter=f"pdf_id == {milvus.quote(pid)}",
-                             output_fields=FIELDS, search_params=params)
+    def scan(name, vec, pid, params):  # the same filter over every shard and partition (nothing pinned)
+        return milvus.search(client, name, vec, limit=5, expr=f"pdf_id == {milvus.quote(pid)}", fields=FIELDS,
+                             params=params)
 
     def lib(name, vec, params):
-        return client.search(name, data=[vec], anns_field="vector", limit=5, output_fields=FIELDS, search_params=params)
+        return milvus.search(client, name, vec, limit=5, expr="", fields=FIELDS, params=params)
 
+    # a fresh process's view: open the store, then the first searches load only what they visit
+    t0 = time.perf_counter()
+    client = MilvusClient(uri=str(path))
+    res["open_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     per_paper(DENSE, qdense[0].tolist(), pids[0])
     res["first_dense_paper_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     per_paper(SPARSE, qsparse[0], pids[0])
     res["first_bm25_paper_s"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    milvus.load(client, DENSE)
+    milvus.load(client, SPARSE)
+    res["load_all_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     lib(SPARSE, qsparse[0], sparams)
     res["first_bm25_library_s"] = time.perf_counter() - t0
@@ -244,23 +264,24 @@ def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
         "bm25_library": timed(lambda i: lib(SPARSE, qsparse[i], sparams), [(i,) for i in range(m)]),
     }
 
-    def hybrid(i):
-        lists = {DENSE: _hits(per_paper(DENSE, qdense[i].tolist(), pids[i])),
-                 SPARSE: _hits(per_paper(SPARSE, qsparse[i], pids[i]))}
+    def hybrid(i, paper=True):
+        if paper:
+            lists = {DENSE: _hits(per_paper(DENSE, qdense[i].tolist(), pids[i])),
+                     SPARSE: _hits(per_paper(SPARSE, qsparse[i], pids[i]))}
+        else:
+            lists = {DENSE: _hits(lib(DENSE, qdense[i].tolist(), dparams)), SPARSE: _hits(lib(SPARSE, qsparse[i], sparams))}
         return fusion.fuse(lists, {DENSE: 1.0, SPARSE: 1.0}, method="rrf", k=60)[:5]
 
     runs["hybrid_paper"] = timed(hybrid, [(i,) for i in range(m)])
+    runs["hybrid_library"] = timed(lambda i: hybrid(i, False), [(i,) for i in range(m)])
     for k, v in runs.items():
         res[f"{k}_p50_ms"], res[f"{k}_p95_ms"] = pct(v, 0.5), pct(v, 0.95)
 
     # numpy / scipy exact baseline over the same vectors
     dense = data["dense"]
-    vocab = {t: i for i, t in enumerate(data["df"])}  # compact term ids (hashes are 32-bit)
-    rows, cols, vals = [], [], []
-    for r, d in enumerate(data["sparse"]):
-        rows += [r] * len(d)
-        cols += [vocab.get(t, 0) for t in d]
-        vals += list(d.values())
+    rows, cols, vals = data["sparse_coo"]
+    vocab, cols = np.unique(cols, return_inverse=True)  # compact term ids (hashes are 32-bit)
+    vocab_ix = {int(t): i for i, t in enumerate(vocab)}
     csc = sp.csc_matrix((vals, (rows, cols)), shape=(n, max(1, len(vocab))), dtype=np.float32)
 
     def np_dense_lib(i):
@@ -276,7 +297,9 @@ def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
         q = qsparse[i]
         s = np.zeros(n, dtype=np.float32)
         for t, w in q.items():
-            c = vocab[t]
+            c = vocab_ix.get(t)
+            if c is None:
+                continue
             lo, hi = csc.indptr[c], csc.indptr[c + 1]
             s[csc.indices[lo:hi]] += w * csc.data[lo:hi]
         np.argpartition(-s, 5)[:5]
@@ -288,19 +311,17 @@ def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
     # delete one encode batch (4 papers) by pdf_id and put it back, as the encode stage's replace does
     dels, puts = [], []
     for rep in range(3):
-        batch = [f"paper{(rep * 4 + j) % papers:06d}" for j in range(4)]
-        idx = [i for i, mm in enumerate(data["meta"]) if mm[0] in set(batch)]
+        batch = [paper_id((rep * 4 + j) % papers) for j in range(4)]
+        idx = [i for i in range(min(n, 12 * PER_PAPER)) if meta_row(i, papers)["pdf_id"] in set(batch)]
         t0 = time.perf_counter()
         milvus.delete_papers(client, DENSE, batch)
         milvus.delete_papers(client, SPARSE, batch)
         dels.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        base = [{"id": i + 1, "pdf_id": data["meta"][i][0], "page_number": data["meta"][i][1], "table_name": "chunks",
-                 "column_name": "text_content", "primary_key": data["meta"][i][2]} for i in idx]
-        milvus.insert(client, DENSE, [dict(r, vector=dense[i].tolist()) for r, i in zip(base, idx)])
-        milvus.insert(client, SPARSE, [dict(r, vector=data["sparse"][i]) for r, i in zip(base, idx)])
-        client.flush(DENSE)
-        client.flush(SPARSE)
+        milvus.insert(client, DENSE, [dict(meta_row(i, papers), vector=dense[i].tolist()) for i in idx])
+        milvus.insert(client, SPARSE, [dict(meta_row(i, papers), vector=data["kept"][i]) for i in idx])
+        milvus.flush(client, DENSE, batch)
+        milvus.flush(client, SPARSE, batch)
         puts.append(time.perf_counter() - t0)
     res["delete_batch_p50_s"] = statistics.median(dels)
     res["reinsert_batch_p50_s"] = statistics.median(puts)
@@ -311,7 +332,7 @@ def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
 
 
 def _hits(raw) -> list[Hit]:
-    return [Hit(float(r["distance"]), *(r["entity"][f] for f in FIELDS)) for r in (raw[0] if raw else [])]
+    return [Hit(float(r["distance"]), *(r["entity"][f] for f in FIELDS)) for r in raw]
 
 
 def run_vectors(args) -> list[dict]:
@@ -323,10 +344,11 @@ def run_vectors(args) -> list[dict]:
         work = Path(tempfile.mkdtemp(prefix="pbscale-", dir=args.workdir))
         try:
             t0 = time.perf_counter()
-            data = build(work / "milvus.db", n, synth, args.index, args.buckets)
+            data = build(work / "milvus.db", n, synth, args.index, args.buckets, args.shards)
             build_s = time.perf_counter() - t0
             res = measure(work / "milvus.db", data, questions, args.index)
-            res["build_s"], res["buckets"] = build_s, args.buckets
+            res["build_s"], res["buckets"], res["shards"] = build_s, args.buckets, args.shards
+            del data
             out.append(res)
             print(json.dumps(res), flush=True)
         finally:
@@ -340,7 +362,8 @@ def main() -> None:
     v = sub.add_parser("vectors")
     v.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[10_000, 100_000, 300_000])
     v.add_argument("--index", default="FLAT", choices=["FLAT", "HNSW"])
-    v.add_argument("--buckets", type=int, default=milvus.PAPER_BUCKETS, help="paper partitions (0: the old layout)")
+    v.add_argument("--buckets", type=int, default=milvus.PAPER_BUCKETS, help="paper partitions (0: none)")
+    v.add_argument("--shards", type=int, default=milvus.SHARDS, help="physical collections (0: one, the old layout)")
     d = sub.add_parser("duckdb")
     d.add_argument("--papers", type=lambda s: [int(x) for x in s.split(",")], default=[1_000, 10_000])
     g = sub.add_parser("ledger", help="the BM25 ledger alone (df lookup, storing a paper's statistics)")

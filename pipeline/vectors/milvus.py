@@ -1,18 +1,27 @@
 """Milvus access: Milvus Lite under the data dir by default, a server when a URI is configured; same code path.
 
-Only features a Milvus server accepts are used: explicit INT64 ids, partitions, deletes by id, flush, FLAT /
-SPARSE_INVERTED_INDEX / INVERTED indexes.
+Only features a Milvus server accepts are used: explicit INT64 ids, collections, partitions, deletes by id, flush,
+FLAT / SPARSE_INVERTED_INDEX / INVERTED indexes.
 
-Paper buckets: a collection is created with PAPER_BUCKETS partitions (`papers_000` ...) and every vector goes to the
-partition its `pdf_id` hashes to (blake2b, stable across processes). Milvus Lite visits every row of every partition a
-search, query or filter delete covers, in Python (bench/scale.py: per-paper search and deletes grew linearly with the
-library); naming the paper's partition bounds that to ~1/PAPER_BUCKETS of the library. A collection created before
-buckets (everything in `_default`) keeps working the old way; `paperbase rebuild` recreates it with buckets.
+Shards and paper buckets: a collection is SHARDS physical Milvus collections (`<name>__s00of16` ...) holding
+PAPER_BUCKETS partitions (`papers_000` ...) between them; a vector goes to the bucket its `pdf_id` hashes to (blake2b,
+stable across processes), bucket b to shard b % SHARDS. Why: Milvus Lite is pure Python, and every search, query and
+filter delete walks every row of the partitions it covers in a Python loop, while its sparse (BM25) search resolves
+row versions over the *whole collection* and a collection is loaded whole, segment by segment, on first use in each
+process (bench/scale.py: all of it grew linearly with the library). A search that pins its papers visits their shards
+and buckets only: its loops cover ~1/PAPER_BUCKETS (dense) or ~1/SHARDS (BM25 version resolution) of the library, and a
+fresh process loads only those shards. A library-wide search visits every shard and merges by distance. Partitions
+alone (the layout before shards) bounded the dense loop but not the BM25 one nor loading. Names everywhere outside
+this module are the schema's (the `[Vectorstore Schema]` prompt is unchanged); a collection from an older store (one
+physical collection under its own name, with or without buckets) keeps working; `paperbase rebuild` reshapes it.
 """
 from __future__ import annotations
 
 import logging
 import os
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from collections.abc import Iterator
 from contextlib import contextmanager
 from hashlib import blake2b
@@ -85,20 +94,103 @@ def entity_id(collection: str, table: str, column: str, primary_key: str, window
     return int.from_bytes(blake2b(key, digest_size=8).digest(), "big") & (2**63 - 1)
 
 
-PAPER_BUCKETS = 128  # 300k vectors -> ~2.3k per partition; well under a Milvus server's default 1,024 per collection
+PAPER_BUCKETS = 128  # 1M vectors -> ~7.8k per bucket; a Milvus server allows 1,024 partitions per collection
 BUCKET_PREFIX = "papers_"
+SHARDS = 16  # physical collections per collection: 300k vectors -> ~19k per shard, 1M -> ~63k
+SHARD_MARK = "__s"
+_SHARD = re.compile(rf"(.+){SHARD_MARK}(\d\d)of(\d\d)")  # the count in every name: a half-made set is recognisable
+
+
+def _bucket_index(pdf_id: str, n: int) -> int:
+    return int.from_bytes(blake2b(pdf_id.encode("utf-8"), digest_size=8).digest(), "big") % n
 
 
 def bucket_of(pdf_id: str, n: int = PAPER_BUCKETS) -> str:
-    return f"{BUCKET_PREFIX}{int.from_bytes(blake2b(pdf_id.encode('utf-8'), digest_size=8).digest(), 'big') % n:03d}"
+    return f"{BUCKET_PREFIX}{_bucket_index(pdf_id, n):03d}"
+
+
+def shard_name(name: str, shard: int, shards: int = SHARDS) -> str:
+    return f"{name}{SHARD_MARK}{shard:02d}of{shards:02d}"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a collection's vectors live: its physical collections (shards) and paper buckets (partitions).
+
+    Bucket b of a paper lives in shard b % len(shards), partition `papers_<b>`. A collection from before shards is one
+    physical collection under its own name (with buckets, or everything in `_default` when `buckets` is 0)."""
+
+    name: str
+    shards: tuple[str, ...]
+    buckets: int
+
+    def place(self, pdf_id: str) -> tuple[str, str | None]:
+        """(shard, partition) of a paper's vectors; partition None: the collection has no buckets."""
+        if not self.buckets:
+            return self.shards[0], None
+        b = _bucket_index(pdf_id, self.buckets)
+        return self.shards[b % len(self.shards)], f"{BUCKET_PREFIX}{b:03d}"
+
+    def targets(self, pdf_ids: list[str] | None) -> list[tuple[str, list[str] | None]]:
+        """(shard, partitions) pairs a search or query about these papers visits; every shard when None."""
+        if not pdf_ids:
+            return [(s, None) for s in self.shards]
+        found: dict[str, set[str]] = {}
+        for p in pdf_ids:
+            shard, part = self.place(p)
+            found.setdefault(shard, set()).update([part] if part else [])
+        return [(s, sorted(found[s]) or None) for s in self.shards if s in found]
+
+
+def _physical(client) -> dict[str, tuple[str, ...]]:
+    """Collections by name: the shards of a sharded one (complete or not), or the one collection of an older store."""
+    found: dict[str, list[str]] = {}
+    plain: set[str] = set()
+    for p in client.list_collections():
+        m = _SHARD.fullmatch(p)
+        if m:
+            found.setdefault(m.group(1), []).append(p)
+        else:
+            plain.add(p)
+    out = {name: tuple(sorted(found[name])) for name in found}
+    out.update({name: (name,) for name in plain if name not in out})
+    return out
+
+
+def _complete(name: str, physical: tuple[str, ...]) -> bool:
+    """An older single collection, or every shard of one count (a create stopped half-way is completed by the next
+    encode)."""
+    if physical == (name,):
+        return True
+    m = _SHARD.fullmatch(physical[0])
+    n = int(m.group(3)) if m else 0
+    return physical == tuple(shard_name(name, s, n) for s in range(n))
+
+
+def existing(client) -> set[str]:
+    """Collections that exist and are complete (asked afresh: another process may have created or dropped one)."""
+    found = {n: p for n, p in _physical(client).items() if _complete(n, p)}
+    cache: dict[str, Layout] = client.__dict__.setdefault("paperbase_layouts", {})
+    for name in [n for n, lay in cache.items() if lay.shards != found.get(n)]:
+        cache.pop(name)
+    return set(found)
+
+
+def layout(client, name: str) -> Layout:
+    """The layout of an existing collection; looked up once per client (existing() drops it when it changes)."""
+    cache: dict[str, Layout] = client.__dict__.setdefault("paperbase_layouts", {})
+    if name not in cache:
+        shards = _physical(client).get(name)
+        if not shards or not _complete(name, shards):
+            raise KeyError(f"collection {name} does not exist")
+        per_shard = sum(1 for p in client.list_partitions(shards[0]) if p.startswith(BUCKET_PREFIX))
+        cache[name] = Layout(name, shards, per_shard * len(shards) if shards != (name,) else per_shard)
+    return cache[name]
 
 
 def buckets(client, name: str) -> int:
-    """How many paper buckets `name` has (0: created before buckets); asked once per client and collection."""
-    known: dict[str, int] = client.__dict__.setdefault("paperbase_buckets", {})
-    if name not in known:
-        known[name] = sum(1 for p in client.list_partitions(name) if p.startswith(BUCKET_PREFIX))
-    return known[name]
+    """How many paper buckets `name` has over all its shards (0: created before buckets)."""
+    return layout(client, name).buckets
 
 
 TEXT_FIELD = "text"  # storage_only VARCHAR of the BM25 collection (schemas/vectorstore.json): hit texts without DuckDB
@@ -108,7 +200,8 @@ def stores_text(client, name: str) -> bool:
     """Whether `name` has the stored-text field (collections created before it have not); asked once per client."""
     known: dict[str, bool] = client.__dict__.setdefault("paperbase_text", {})
     if name not in known:
-        known[name] = any(f["name"] == TEXT_FIELD for f in client.describe_collection(name)["fields"])
+        shard = layout(client, name).shards[0]
+        known[name] = any(f["name"] == TEXT_FIELD for f in client.describe_collection(shard)["fields"])
     return known[name]
 
 
@@ -118,47 +211,113 @@ def text_to_store(text: str | None, max_bytes: int) -> str:
     return text if len(text.encode("utf-8")) <= max_bytes else ""
 
 
-def partitions_for(client, name: str, pdf_ids: list[str]) -> list[str] | None:
-    """The partitions holding these papers' vectors, or None when the collection has no buckets (search them all)."""
-    n = buckets(client, name)
-    return sorted({bucket_of(p, n) for p in pdf_ids}) if n else None
-
-
 def insert(client, name: str, rows: list[dict], chunk: int = 2000) -> None:
-    """Insert rows, each into its paper's bucket where the collection has buckets."""
-    n = buckets(client, name)
-    groups: dict[str | None, list[dict]] = {}
+    """Insert rows, each into its paper's shard and bucket."""
+    lay = layout(client, name)
+    groups: dict[tuple[str, str | None], list[dict]] = {}
     for r in rows:
-        groups.setdefault(bucket_of(r["pdf_id"], n) if n else None, []).append(r)
-    for part, group in groups.items():
+        groups.setdefault(lay.place(r["pdf_id"]), []).append(r)
+    for (shard, part), group in groups.items():
         for i in range(0, len(group), chunk):
             if part is None:
-                client.insert(name, group[i:i + chunk])
+                client.insert(shard, group[i:i + chunk])
             else:
-                client.insert(name, group[i:i + chunk], partition_name=part)
+                client.insert(shard, group[i:i + chunk], partition_name=part)
 
 
 def delete_papers(client, name: str, pdf_ids: list[str]) -> None:
-    """Delete every vector of these papers. With buckets: the ids are found in the papers' partitions only and deleted
-    by id (a filter delete makes Milvus Lite query every partition); without, a filter delete as before."""
+    """Delete every vector of these papers: their ids are found in the papers' shards and buckets only and deleted by
+    id (a filter delete makes Milvus Lite query the whole collection); without buckets, a filter delete as before."""
     if not pdf_ids:
         return
-    parts = partitions_for(client, name, pdf_ids)
-    if parts is None:
-        client.delete(name, filter=in_filter("pdf_id", pdf_ids))
-        return
-    while True:
-        ids = [r["id"] for r in client.query(name, filter=in_filter("pdf_id", pdf_ids), output_fields=["id"],
-                                             partition_names=parts, limit=MAX_QUERY, consistency_level="Strong")]
-        if ids:
-            client.delete(name, ids=ids)
-        if len(ids) < MAX_QUERY:
-            return
+    lay = layout(client, name)
+    targets = lay.targets(pdf_ids)
+    _ensure_loaded(client, [s for s, _ in targets])
+    for shard, parts in targets:
+        if parts is None:
+            client.delete(shard, filter=in_filter("pdf_id", pdf_ids))
+            continue
+        mine = [p for p in pdf_ids if lay.place(p)[0] == shard]
+        while True:
+            ids = [r["id"] for r in client.query(shard, filter=in_filter("pdf_id", mine), output_fields=["id"],
+                                                 partition_names=parts, limit=MAX_QUERY, consistency_level="Strong")]
+            if ids:
+                client.delete(shard, ids=ids)
+            if len(ids) < MAX_QUERY:
+                break
 
 
-def create_collection(client, coll: Collection, dim: int | None, buckets: int = PAPER_BUCKETS) -> None:
-    """Create `coll` from its schema data; `dim` is the loaded model's (may differ from the documented default);
-    `buckets` paper partitions (0: none, the layout before buckets, kept for comparison in bench/scale.py)."""
+def flush(client, name: str, pdf_ids: list[str] | None = None) -> None:
+    """Flush the shards holding these papers (every shard when None)."""
+    lay = layout(client, name)
+    for shard, _parts in lay.targets(pdf_ids):
+        client.flush(shard)
+
+
+def drop(client, name: str) -> None:
+    """Drop a collection: every shard, or the one collection of an older store."""
+    for shard in _physical(client).get(name, ()):
+        client.drop_collection(shard)
+        client.__dict__.get("paperbase_loaded", set()).discard(shard)
+    for key in ("paperbase_layouts", "paperbase_text"):
+        client.__dict__.get(key, {}).pop(name, None)
+
+
+def _larger_is_better(params: dict) -> bool:
+    return str(params.get("metric_type", "COSINE")).upper() not in ("L2", "HAMMING", "JACCARD")
+
+
+def search(client, name: str, vector, *, limit: int, expr: str | None, fields: list[str], params: dict,
+           pdf_ids: list[str] | None = None) -> list[dict]:
+    """Top `limit` hits of a collection: the shards and buckets of `pdf_ids` (the papers the filter pins) or every
+    shard, each searched with the whole filter, merged by distance. Scores compare across shards: dense metrics are
+    absolute and BM25 weights come from paperbase's own statistics (pipeline/vectors/bm25.py), not per shard."""
+    targets = layout(client, name).targets(pdf_ids)
+    _ensure_loaded(client, [s for s, _ in targets])
+
+    def one(target: tuple[str, list[str] | None]) -> list[dict]:
+        shard, parts = target
+        res = client.search(shard, data=[vector], anns_field="vector", limit=limit, filter=expr or "",
+                            output_fields=fields, search_params=params, partition_names=parts)
+        return list(res[0]) if res else []
+
+    if len(targets) == 1:
+        return one(targets[0])
+    with ThreadPoolExecutor(max_workers=min(4, len(targets))) as pool:  # numpy scoring releases the GIL
+        hits = [h for part in pool.map(one, targets) for h in part]
+    hits.sort(key=lambda h: h["distance"], reverse=_larger_is_better(params))
+    return hits[:limit]
+
+
+def create_collection(client, coll: Collection, dim: int | None, buckets: int = PAPER_BUCKETS,
+                      shards: int = SHARDS) -> None:
+    """Create `coll` from its schema data as `shards` physical collections holding `buckets` paper partitions between
+    them (shards 0: one collection under the name itself, the layout before shards, kept for bench/scale.py; buckets 0:
+    no partitions). `dim` is the loaded model's (may differ from the documented default). Shards that exist already
+    (a create stopped half-way) are completed, not recreated; the last shard is created last, so the collection
+    counts as existing only once every shard does."""
+    schema, index = _schema(client, coll, dim)
+    names = [shard_name(coll.name, s, shards) for s in range(shards)] if shards else [coll.name]
+    have = set(client.list_collections())
+    for s, shard in enumerate(names):
+        parts = [f"{BUCKET_PREFIX}{b:03d}" for b in range(buckets) if not shards or b % shards == s]
+        if shard not in have:
+            client.create_collection(shard, schema=schema)
+        present = set(client.list_partitions(shard))
+        for p in parts:
+            if p not in present:
+                client.create_partition(shard, p)
+        # Indexes are created without waiting: pymilvus' synchronous wait asks for a server timestamp that Milvus
+        # Lite does not implement (an error log and a 3 s retry per index); load_collection waits for them anyway.
+        if shard not in have or not client.list_indexes(shard):
+            client.create_index(shard, index, sync=False)
+        client.load_collection(shard)
+        client.__dict__.setdefault("paperbase_loaded", set()).add(shard)
+    for key in ("paperbase_layouts", "paperbase_text"):
+        client.__dict__.get(key, {}).pop(coll.name, None)
+
+
+def _schema(client, coll: Collection, dim: int | None):
     from pymilvus import DataType, MilvusClient
 
     schema = MilvusClient.create_schema(auto_id=False, enable_dynamic_field=False, description=coll.description[:255])
@@ -186,19 +345,11 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
         if i.params:
             kw["params"] = dict(i.params)
         index.add_index(field_name=i.field_name, **kw)
-    # Indexes are created without waiting: pymilvus' synchronous wait asks for a server timestamp that Milvus Lite
-    # does not implement (an error log and a 3 s retry per index); load_collection waits for them anyway.
-    client.create_collection(coll.name, schema=schema)
-    for i in range(buckets):
-        client.create_partition(coll.name, f"{BUCKET_PREFIX}{i:03d}")
-    client.__dict__.setdefault("paperbase_buckets", {})[coll.name] = buckets
-    client.__dict__.setdefault("paperbase_text", {})[coll.name] = any(f.name == TEXT_FIELD for f in coll.fields)
-    client.create_index(coll.name, index, sync=False)
-    client.load_collection(coll.name)
+    return schema, index
 
 
 def collection_dim(client, name: str) -> int | None:
-    for f in client.describe_collection(name)["fields"]:
+    for f in client.describe_collection(layout(client, name).shards[0])["fields"]:
         if f["name"] == "vector":
             return (f.get("params") or {}).get("dim")
     return None
@@ -213,8 +364,12 @@ def in_filter(field: str, values: list[str]) -> str:
 
 
 def count(client, name: str, expr: str = "") -> int:
-    res = client.query(name, filter=expr, output_fields=["count(*)"], consistency_level="Strong")
-    return int(res[0]["count(*)"]) if res else 0
+    total = 0
+    load(client, name)
+    for shard in layout(client, name).shards:
+        res = client.query(shard, filter=expr, output_fields=["count(*)"], consistency_level="Strong")
+        total += int(res[0]["count(*)"]) if res else 0
+    return total
 
 
 MAX_QUERY = 16384  # Milvus caps offset + limit of one query
@@ -222,20 +377,31 @@ MAX_QUERY = 16384  # Milvus caps offset + limit of one query
 
 def entities(client, name: str, pdf_id: str, fields: list[str] | None = None) -> list[dict]:
     """The entities of one paper (a paper stays far below MAX_QUERY cells; more raises rather than undercounts)."""
+    shard, part = layout(client, name).place(pdf_id)
+    _ensure_loaded(client, [shard])
     # Strong: on a Milvus server, a check right after encode must see the rows just inserted
-    rows = client.query(name, filter=f"pdf_id == {quote(pdf_id)}", output_fields=["id", *(fields or META_FIELDS)],
-                        limit=MAX_QUERY, consistency_level="Strong", partition_names=partitions_for(client, name, [pdf_id]))
+    rows = client.query(shard, filter=f"pdf_id == {quote(pdf_id)}", output_fields=["id", *(fields or META_FIELDS)],
+                        limit=MAX_QUERY, consistency_level="Strong", partition_names=[part] if part else None)
     if len(rows) >= MAX_QUERY:
         raise RuntimeError(f"{name}: paper {pdf_id} has {MAX_QUERY}+ entities; check cannot page further")
     return list(rows)
 
 
-def existing(client) -> set[str]:
-    return set(client.list_collections())
-
-
 def load(client, name: str) -> None:
-    """Collections come back released after a restart; search and query need them loaded."""
+    """Load every shard of a collection (collections come back released after a restart; search and query need them
+    loaded). A search loads only the shards it visits (search())."""
+    _ensure_loaded(client, list(layout(client, name).shards))
+
+
+def _ensure_loaded(client, shards: list[str]) -> None:
+    loaded: set[str] = client.__dict__.setdefault("paperbase_loaded", set())
+    for shard in shards:
+        if shard not in loaded:
+            _load_one(client, shard)
+            loaded.add(shard)
+
+
+def _load_one(client, name: str) -> None:
     state = client.get_load_state(name)
     if "Loaded" in str(state.get("state", state)):
         return

@@ -2,21 +2,19 @@
 
 Milvus Lite scores a filtered search by walking every row of the partitions it covers in Python (dedup, tombstone and
 filter masks), so a `pdf_id == ...` search grew linearly with the library (bench/scale.py). Vectors live in paper
-buckets (milvus.py); a search whose filter pins its papers names their buckets as partitions, and Milvus visits
-~1/PAPER_BUCKETS of the library. Milvus still applies the whole filter and scores as before: same hits as the search
+buckets spread over shards (milvus.py); a search whose filter pins its papers visits their shards and names their
+buckets as partitions, and Milvus walks ~1/PAPER_BUCKETS of the library (BM25: ~1/SHARDS). Milvus still applies the whole filter and scores as before: same hits as the search
 over every partition (tests/vectors/test_paper_buckets.py).
 
 Rules:
 - The filter pins its papers when it has a `pdf_id == "..."` or `pdf_id in [...]` with literal strings, outside any
   string literal, and no `or` / `not` / `||` / `!` outside string literals (otherwise matching rows could lie in any
-  bucket). Several pins: the union of their buckets (a superset; the filter still decides).
+  bucket). Several pins: the union of their shards and buckets (a superset; the filter still decides).
 - A collection without buckets (created before them) is searched over every partition, as before.
 """
 from __future__ import annotations
 
 import re
-
-from pipeline.vectors import milvus
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
 _STRING = r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\''
@@ -45,10 +43,4 @@ def _unquote(literal: str) -> str:
     return re.sub(r"\\(.)", r"\1", literal[1:-1])
 
 
-def partitions(client, name: str, expr: str | None) -> list[str] | None:
-    """The partitions a search with this filter needs to visit, or None for all of them."""
-    pdf_ids = pinned_papers(expr)
-    return milvus.partitions_for(client, name, pdf_ids) if pdf_ids else None
-
-
-__all__ = ["partitions", "pinned_papers"]
+__all__ = ["pinned_papers"]

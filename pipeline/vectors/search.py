@@ -5,8 +5,8 @@ Rules:
 - A cell is listed once: a long cell has one vector per window, so Milvus is asked for more than `limit` hits and the
   hits are de-duplicated by (table, column, primary key), keeping the best-scoring window, until `limit` distinct
   cells are found or the collection has no more.
-- A filter that pins papers (`pdf_id == ...`, `pdf_id in [...]`) searches only those papers' buckets
-  (paper_search.py): the cost of a per-paper search grows with the bucket, not the library.
+- A filter that pins papers (`pdf_id == ...`, `pdf_id in [...]`) searches only those papers' shards and
+  buckets (paper_search.py, milvus.py): the cost of a per-paper search grows with the bucket, not the library.
 - A BM25 query's IDF comes from the documents it ranks: the statistics of the papers its filter pins (a term every
   chunk of the paper carries weighs little there, however rare in the library), else of the whole library
   (`vectors.bm25_idf = "library"` always uses the library).
@@ -29,7 +29,7 @@ from pipeline.vectors.encoders import encoder_for
 from pipeline.vectors import cells, ledger, milvus
 from pipeline.vectors.stage import model_label
 from pipeline.vectors import fusion
-from pipeline.vectors.paper_search import partitions, pinned_papers
+from pipeline.vectors.paper_search import pinned_papers
 from pipeline.vectors.errors import ModelUnavailable, UnknownCollection
 from pipeline.store import Store, StoreMissing
 from schemas.vectorstore import collection as schema_collection
@@ -151,14 +151,12 @@ def _run(client, coll, vector, expr: str, limit: int, fields: list[str], params:
     if ready is None or name not in ready:
         if name not in milvus.existing(client):
             raise UnknownCollection(f"collection {name} does not exist yet (no vectors were built); run `paperbase encode`")
-        milvus.load(client, name)
         if ready is not None:
             ready.add(name)
     if coll.is_sparse and milvus.stores_text(client, name):
         fields = [*fields, milvus.TEXT_FIELD]
-    res = client.search(name, data=[vector], anns_field="vector", limit=limit, filter=expr, output_fields=fields,
-                        search_params=params, partition_names=partitions(client, name, expr))
-    return list(res[0]) if res else []
+    return milvus.search(client, name, vector, limit=limit, expr=expr, fields=fields, params=params,
+                         pdf_ids=pinned_papers(expr))
 
 
 def hybrid_collections(settings, client) -> list[str]:

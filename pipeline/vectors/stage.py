@@ -213,7 +213,7 @@ def _encode_collection(settings, store: Store, client, coll: Collection, enc, re
         if not recorded:
             with store.writing() as con:
                 ledger.set_collection(con, coll.name, rep.model, dim())
-    milvus.load(client, coll.name)
+    # nothing is loaded up front: deletes load the shards of the papers they touch (milvus.py)
 
     present = set(state.papers)
     wanted = [p for p in (paper_ids if paper_ids is not None else state.papers) if p in present]
@@ -227,7 +227,7 @@ def _encode_collection(settings, store: Store, client, coll: Collection, enc, re
             if coll.is_sparse:
                 ledger.set_bm25_stats(con, {p: (0, 0, Counter()) for p in orphans})
         milvus.delete_papers(client, coll.name, orphans)
-        client.flush(coll.name)
+        milvus.flush(client, coll.name, orphans)
         rep.papers_removed = len(orphans)
 
     avgdl, new_stats = None, {}
@@ -349,7 +349,7 @@ def _replace(store: Store, client, coll: Collection, batch: list[str], rows: lis
         ledger.invalidate(con, coll.name, batch)
     milvus.delete_papers(client, coll.name, batch)
     milvus.insert(client, coll.name, rows, _INSERT_ROWS)
-    client.flush(coll.name)
+    milvus.flush(client, coll.name, batch)
 
 
 def rebuild(settings, collection: str | None = None) -> EncodeReport:
@@ -377,8 +377,7 @@ def rebuild(settings, collection: str | None = None) -> EncodeReport:
         return report
     with milvus.connect(settings) as client:
         for name in ready:
-            if name in milvus.existing(client):
-                client.drop_collection(name)
+            milvus.drop(client, name)  # every shard, complete or not, or an older store's single collection
     with store.writing() as con:
         ledger.ensure(con)
         for name in ready:
@@ -410,6 +409,6 @@ def remove_papers(settings, paper_ids: list[str]) -> int:
             milvus.load(client, name)
             before = milvus.count(client, name)
             milvus.delete_papers(client, name, paper_ids)
-            client.flush(name)
+            milvus.flush(client, name, paper_ids)
             removed += before - milvus.count(client, name)
     return removed

@@ -94,7 +94,8 @@ def test_rebuild_and_model_change(base_db, tmp_path, tiny_models):
 
 
 def _sidecars(settings, name: str) -> list:
-    return sorted((milvus.lite_path(settings) / "collections" / name).rglob("indexes/*idx"))
+    # every shard's folder (collections/<name>__sNNofMM)
+    return sorted(f for d in (milvus.lite_path(settings) / "collections").glob(f"{name}__s*") for f in d.rglob("indexes/*idx"))
 
 
 def test_index_files_left_broken_by_a_killed_writer_are_rebuilt(base_db, tmp_path, caplog):

@@ -1,16 +1,17 @@
-"""Paper buckets (pipeline/vectors/milvus.py, paper_search.py) on a real Milvus Lite store, and the BM25 df sums
+"""Shards and paper buckets (pipeline/vectors/milvus.py, paper_search.py) on a real Milvus Lite store, and the BM25 df sums
 (ledger.bm25_df) against the per-paper rows they summarise, on a real DuckDB. Small sizes only: the speed is bench/scale.py's."""
 from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import duckdb
 import numpy as np
 import pytest
 
 from pipeline.vectors import bm25, ledger, milvus
-from pipeline.vectors.paper_search import partitions, pinned_papers
+from pipeline.vectors.paper_search import pinned_papers
 from schemas.vectorstore import collection
 
 from tests.vectors.vechelpers import BM25, MINILM
@@ -48,12 +49,14 @@ def _rows(pdf_id: str, n: int, rng: random.Random, sparse: bool) -> list[dict]:
 WORDS = "attention transformer retrieval sparse dense vector paper model training corpus query encoder".split()
 
 
-def _filled(client, name: str, buckets: int, sparse: bool) -> None:
+def _filled(client, name: str, buckets: int, sparse: bool, shards: int = 4, as_name: str | None = None) -> None:
     coll = collection(name)
-    milvus.create_collection(client, coll, None if sparse else DIM, buckets)
+    if as_name:
+        coll = replace(coll, name=as_name)
+    milvus.create_collection(client, coll, None if sparse else DIM, buckets, shards)
     rng = random.Random(5)
-    milvus.insert(client, name, [r for p in PAPERS for r in _rows(p, 20, rng, sparse)])
-    client.flush(name)
+    milvus.insert(client, coll.name, [r for p in PAPERS for r in _rows(p, 20, rng, sparse)])
+    milvus.flush(client, coll.name)
 
 
 def _query(name: str, sparse: bool):
@@ -63,42 +66,87 @@ def _query(name: str, sparse: bool):
     return (v / np.linalg.norm(v)).tolist()
 
 
+def _same_hits(a: list[dict], b: list[dict]) -> bool:
+    """Same scores in order, and the same ids above the last score (ties at the cut may come from either shard)."""
+    da, db = [round(h["distance"], 4) for h in a], [round(h["distance"], 4) for h in b]
+    return da == db and {h["id"] for h in a if round(h["distance"], 4) != da[-1]} == \
+        {h["id"] for h in b if round(h["distance"], 4) != db[-1]}
+
+
 @pytest.mark.parametrize("name,sparse", [(BM25, True), (MINILM, False)])
-def test_bucketed_search_matches_the_filter_scan(client, name, sparse):
+def test_sharded_search_matches_one_plain_collection(client, name, sparse):
+    """Same rows in 4 shards x 8 buckets and in one collection without buckets: pinned searches (their shards and
+    buckets only), an unpinned filter and a library-wide search (every shard, merged) give the same hits."""
     _filled(client, name, 8, sparse)
-    assert milvus.buckets(client, name) == 8
-    metric = "IP" if sparse else "COSINE"
-    for expr in ['pdf_id == "paper-3"', 'pdf_id in ["paper-1", "paper-5"] and page_number >= 2']:
-        parts = partitions(client, name, expr)
-        assert parts and len(parts) <= 2
-        args = dict(data=[_query(name, sparse)], anns_field="vector", limit=10, filter=expr, output_fields=["pdf_id"],
-                    search_params={"metric_type": metric})
-        narrow = [(h["id"], round(h["distance"], 5)) for h in client.search(name, partition_names=parts, **args)[0]]
-        wide = [(h["id"], round(h["distance"], 5)) for h in client.search(name, **args)[0]]
-        assert narrow and narrow == wide
+    _filled(client, name, 0, sparse, shards=0, as_name="reference")
+    lay = milvus.layout(client, name)
+    assert lay.buckets == 8 and lay.shards == tuple(f"{name}__s{s:02d}of04" for s in range(4))
+    assert milvus.existing(client) == {name, "reference"}
+    params = {"metric_type": "IP" if sparse else "COSINE"}
+    q = _query(name, sparse)
+    for expr in ['pdf_id == "paper-3"', 'pdf_id in ["paper-1", "paper-5"] and page_number >= 2',
+                 'page_number >= 2', '']:
+        pins = pinned_papers(expr)
+        if pins:
+            assert len(lay.targets(pins)) <= len(pins)
+        got = milvus.search(client, name, q, limit=10, expr=expr, fields=["pdf_id"], params=params, pdf_ids=pins)
+        ref = milvus.search(client, "reference", q, limit=10, expr=expr, fields=["pdf_id"], params=params)
+        assert got and _same_hits(got, ref)
 
 
-def test_rows_land_in_their_papers_bucket_and_deletes_take_exactly_those_papers(client):
+def test_rows_land_in_their_papers_shard_and_bucket_and_deletes_take_exactly_those_papers(client):
     _filled(client, MINILM, 8, False)
+    lay = milvus.layout(client, MINILM)
     for p in PAPERS:
-        rows = client.query(MINILM, filter=f'pdf_id == "{p}"', output_fields=["id"],
-                            partition_names=[milvus.bucket_of(p, 8)])
+        shard, part = lay.place(p)
+        assert part == milvus.bucket_of(p, 8) and shard == f"{MINILM}__s{int(part[-3:]) % 4:02d}of04"
+        rows = client.query(shard, filter=f'pdf_id == "{p}"', output_fields=["id"], partition_names=[part])
         assert len(rows) == 20
+    assert milvus.count(client, MINILM) == 20 * len(PAPERS)
     milvus.delete_papers(client, MINILM, ["paper-2", "paper-4"])
-    client.flush(MINILM)
-    left = Counter(r["pdf_id"] for r in client.query(MINILM, filter="", output_fields=["pdf_id"], limit=1000))
+    milvus.flush(client, MINILM, ["paper-2", "paper-4"])
+    left = Counter(r["pdf_id"] for s in lay.shards for r in client.query(s, filter="", output_fields=["pdf_id"], limit=1000))
     assert left == {p: 20 for p in PAPERS if p not in ("paper-2", "paper-4")}
     assert len(milvus.entities(client, MINILM, "paper-2")) == 0
     assert len(milvus.entities(client, MINILM, "paper-3")) == 20
+    milvus.drop(client, MINILM)
+    assert MINILM not in milvus.existing(client) and not [c for c in client.list_collections() if c.startswith(MINILM)]
 
 
-def test_a_collection_without_buckets_is_searched_and_deleted_as_before(client):
-    _filled(client, MINILM, 0, False)
-    assert milvus.buckets(client, MINILM) == 0
-    assert partitions(client, MINILM, 'pdf_id == "paper-1"') is None
+@pytest.mark.parametrize("buckets", [0, 8])
+def test_a_collection_from_before_shards_is_searched_and_deleted_as_before(client, buckets):
+    _filled(client, MINILM, buckets, False, shards=0)
+    lay = milvus.layout(client, MINILM)
+    assert lay.shards == (MINILM,) and lay.buckets == buckets
+    assert lay.targets(["paper-1"]) == [(MINILM, [milvus.bucket_of("paper-1", 8)] if buckets else None)]
     milvus.delete_papers(client, MINILM, ["paper-1"])
     left = Counter(r["pdf_id"] for r in client.query(MINILM, filter="", output_fields=["pdf_id"], limit=1000))
     assert "paper-1" not in left and left["paper-0"] == 20
+    assert milvus.count(client, MINILM) == 20 * (len(PAPERS) - 1)
+
+
+def test_a_create_stopped_half_way_is_not_a_collection_until_completed(client):
+    """Only the first shards were made (a process killed while creating): the collection does not exist for
+    search or encode, and the next create completes the missing shards and partitions without losing any."""
+    coll = collection(MINILM)
+    milvus.create_collection(client, coll, DIM, 8, shards=4)
+    client.drop_collection(f"{MINILM}__s03of04")
+    client.drop_collection(f"{MINILM}__s02of04")
+    schema, _index = milvus._schema(client, coll, DIM)
+    client.create_collection(f"{MINILM}__s02of04", schema=schema)  # killed before its partitions and index were made
+    assert MINILM not in milvus.existing(client)
+    with pytest.raises(KeyError):
+        milvus.layout(client, MINILM)
+    milvus.create_collection(client, coll, DIM, 8, shards=4)
+    assert MINILM in milvus.existing(client)
+    lay = milvus.layout(client, MINILM)
+    assert lay.buckets == 8 and len(lay.shards) == 4
+    assert {p for p in client.list_partitions(f"{MINILM}__s02of04") if p.startswith("papers_")} == {"papers_002", "papers_006"}
+    assert client.list_indexes(f"{MINILM}__s02of04")
+    rng = random.Random(1)
+    milvus.insert(client, MINILM, [r for p in PAPERS for r in _rows(p, 3, rng, False)])
+    milvus.flush(client, MINILM)
+    assert milvus.count(client, MINILM) == 3 * len(PAPERS)
 
 
 @pytest.mark.parametrize("expr,pinned", [
@@ -167,7 +215,7 @@ def test_df_sums_are_built_for_a_ledger_from_before_them(tmp_path):
 
 def test_encoded_papers_sit_in_their_buckets_and_a_pinned_search_equals_the_unpinned_one(base_db, tmp_path):
     """Through the production path: encode (BM25, no model needed), then the Reader's search with a filter that pins
-    the paper (searches its bucket) and with an equivalent one that does not (an `or`: every partition)."""
+    the paper (searches its shard and bucket) and with an equivalent one that does not (an `or`: every partition)."""
     from pipeline.read import Reader
     from pipeline.vectors import encode_papers
     from tests.vectors.vechelpers import fresh_dir, make_settings
@@ -180,8 +228,10 @@ def test_encoded_papers_sit_in_their_buckets_and_a_pinned_search_equals_the_unpi
         client = reader.client
         assert milvus.buckets(client, BM25) == milvus.PAPER_BUCKETS
         paper = reader.papers()[0]["paper_id"]
-        rows = client.query(BM25, filter=f'pdf_id == "{paper}"', output_fields=["id"], limit=10000,
-                            partition_names=[milvus.bucket_of(paper)])
+        shard, part = milvus.layout(client, BM25).place(paper)
+        assert shard.startswith(f"{BM25}__s") and part == milvus.bucket_of(paper)
+        rows = client.query(shard, filter=f'pdf_id == "{paper}"', output_fields=["id"], limit=10000,
+                            partition_names=[part])
         assert rows and len(rows) == len(milvus.entities(client, BM25, paper))
         pinned = reader.search("retrieval augmented generation", BM25, filter=f'pdf_id == "{paper}"', limit=5)
         wide = reader.search("retrieval augmented generation", BM25,
