@@ -43,7 +43,7 @@ from pipeline.store.connection import BASE_CONFIG  # noqa: E402
 from pipeline.read import Reader  # noqa: E402
 from pipeline.vectors import bm25, ledger, milvus  # noqa: E402
 from pipeline.vectors.encoders import load_encoder  # noqa: E402
-from pipeline.vectors.paper_search import partitions  # noqa: E402
+from pipeline.vectors.paper_search import pinned_papers  # noqa: E402
 from pipeline.vectors.search import build_filter  # noqa: E402
 from pipeline.vectors.stage import model_label  # noqa: E402
 from schemas.vectorstore import collection as schema_collection  # noqa: E402
@@ -146,11 +146,20 @@ def main() -> int:
             vector = encode()
             expr = build_filter(table, column, flt)
             fields = milvus.META_FIELDS
-            parts = partitions(client, coll_name, expr)  # the paper's bucket, as the read API searches it
+            milvus.load(client, coll_name)
+            # the paper's shard and bucket, as the read API searches it (a filter pinning one paper: one shard); with
+            # no filter, every shard (milvus.search's fan-out and merge is then the least a search can do)
+            targets = milvus.layout(client, coll_name).targets(pinned_papers(expr))
 
             def bare_search(v=None) -> None:
-                client.search(coll_name, data=[v if v is not None else vector], anns_field="vector", limit=5, filter=expr,
-                              output_fields=fields, search_params={"metric_type": coll.metric}, partition_names=parts)
+                v = v if v is not None else vector
+                if len(targets) > 1:
+                    milvus.search(client, coll_name, v, limit=5, expr=expr, fields=fields,
+                                  params={"metric_type": coll.metric})
+                    return
+                (shard, parts), = targets
+                client.search(shard, data=[v], anns_field="vector", limit=5, filter=expr, output_fields=fields,
+                              search_params={"metric_type": coll.metric}, partition_names=parts)
 
             # each variant leaves the caches as the next one expects: `first` empties them all, its own call fills
             # them again; `cold` empties the texts and its call reads them again; `agent` then finds everything kept

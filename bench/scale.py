@@ -356,6 +356,65 @@ def run_vectors(args) -> list[dict]:
     return out
 
 
+def run_cli(args) -> list[dict]:
+    """`paperbase search` end to end on a grown store: a data dir holding a copy of an ingested DuckDB (texts, BM25
+    statistics) and a synthetic Milvus store of N vectors under the schema's names; the CLI cold (interpreter start,
+    imports, opening the store, the query encoder, search, text join), then one long-lived `Reader` (what MCP and the
+    agent keep) searching the default hybrid way, per paper and library-wide."""
+    import subprocess
+
+    from pipeline.config import load_settings
+    from pipeline.read import Reader
+
+    if not args.source or not args.source.exists():
+        sys.exit("cli needs --source: an ingested and encoded paperbase.duckdb")
+    synth = Synth(source_texts(args.source, args.shared))
+    questions = [json.loads(line)["question"] for line in Path(args.questions).read_text().splitlines() if line.strip()]
+    exe = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "paperbase"
+    env = dict(os.environ, PAPERBASE_VECTORS__BM25_IDF="library")  # the synthetic papers have no statistics of their own
+    out = []
+    for n in args.sizes:
+        work = Path(tempfile.mkdtemp(prefix="pbcli-", dir=args.workdir))
+        try:
+            shutil.copy(args.source, work / "paperbase.duckdb")
+            os.environ["PAPERBASE_VECTORS__BM25_IDF"] = "library"
+            settings = load_settings(data_dir=work)
+            data = build(milvus.lite_path(settings), n, synth, "FLAT", milvus.PAPER_BUCKETS, args.shards)
+            papers = data["papers"]
+            del data
+            res: dict = {"vectors": n, "papers": papers, "shards": args.shards, "load": load_avg()}
+            rng = random.Random(11)
+
+            def cli(query: str, flt: str | None) -> float:
+                cmd = [str(exe), "search", query, "--data-dir", str(work), "--json"] + (["--filter", flt] if flt else [])
+                t0 = time.perf_counter()
+                done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+                dt = time.perf_counter() - t0
+                if done.returncode != 0:
+                    raise RuntimeError(done.stderr[-2000:])
+                return dt
+
+            paper_runs = [cli(questions[i], f'pdf_id == "{paper_id(rng.randrange(papers))}"') for i in range(3)]
+            res["cli_paper_s"] = paper_runs
+            res["cli_library_s"] = [cli(questions[3], None)]
+            with Reader(settings) as reader:
+                t0 = time.perf_counter()
+                reader.warm()
+                res["reader_warm_s"] = time.perf_counter() - t0
+                qs = questions[:20]
+                reader.search(qs[0])  # first search: the query encoder loads
+                per = timed(lambda q: reader.search(q, filter=f'pdf_id == "{paper_id(rng.randrange(papers))}"'), [(q,) for q in qs])
+                lib = timed(lambda q: reader.search(q), [(q,) for q in qs])
+                res["reader_hybrid_paper_p50_ms"], res["reader_hybrid_paper_p95_ms"] = pct(per, 0.5), pct(per, 0.95)
+                res["reader_hybrid_library_p50_ms"], res["reader_hybrid_library_p95_ms"] = pct(lib, 0.5), pct(lib, 0.95)
+            res["rss_mb"] = rss_mb()
+            out.append(res)
+            print(json.dumps(res), flush=True)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -366,9 +425,12 @@ def main() -> None:
     v.add_argument("--shards", type=int, default=milvus.SHARDS, help="physical collections (0: one, the old layout)")
     d = sub.add_parser("duckdb")
     d.add_argument("--papers", type=lambda s: [int(x) for x in s.split(",")], default=[1_000, 10_000])
+    c = sub.add_parser("cli", help="`paperbase search` end to end and a long-lived Reader on a grown store (--source)")
+    c.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[300_000])
+    c.add_argument("--shards", type=int, default=milvus.SHARDS)
     g = sub.add_parser("ledger", help="the BM25 ledger alone (df lookup, storing a paper's statistics)")
     g.add_argument("--papers", type=lambda s: [int(x) for x in s.split(",")], default=[1_000, 10_000, 50_000])
-    for p in (v, d, g):
+    for p in (v, c, d, g):
         p.add_argument("--source", type=Path, default=None, help="an ingested paperbase.duckdb (texts, rows to replicate)")
         p.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
         p.add_argument("--questions", default=str(Path(__file__).resolve().parents[1] / "tests/data/corpus_questions.jsonl"))
@@ -377,6 +439,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.cmd == "vectors":
         out = run_vectors(args)
+    elif args.cmd == "cli":
+        out = run_cli(args)
     elif args.cmd == "ledger":
         from scale_duckdb import run_ledger  # bench/ is on sys.path when this script runs
 

@@ -14,6 +14,11 @@ fresh process loads only those shards. A library-wide search visits every shard 
 alone (the layout before shards) bounded the dense loop but not the BM25 one nor loading. Names everywhere outside
 this module are the schema's (the `[Vectorstore Schema]` prompt is unchanged); a collection from an older store (one
 physical collection under its own name, with or without buckets) keeps working; `paperbase rebuild` reshapes it.
+
+Finding a collection never lists the store: Milvus Lite answers a listing by opening every collection in it (reading
+every segment), which would undo the lazy loading. The schema name is an alias of shard 0, created after every shard,
+so one alias lookup says whether the collection exists and is complete and, from shard 0's name, how many shards it
+has (a set a killed process left half-made has no alias and is completed by the next create).
 """
 from __future__ import annotations
 
@@ -142,49 +147,64 @@ class Layout:
         return [(s, sorted(found[s]) or None) for s in self.shards if s in found]
 
 
-def _physical(client) -> dict[str, tuple[str, ...]]:
-    """Collections by name: the shards of a sharded one (complete or not), or the one collection of an older store."""
-    found: dict[str, list[str]] = {}
-    plain: set[str] = set()
+def _physical(client, name: str) -> tuple[str, ...]:
+    """Every physical collection of `name`, complete or not (drop only: Milvus Lite's listing opens every collection
+    of the store, segments and all)."""
+    found = []
     for p in client.list_collections():
         m = _SHARD.fullmatch(p)
-        if m:
-            found.setdefault(m.group(1), []).append(p)
-        else:
-            plain.add(p)
-    out = {name: tuple(sorted(found[name])) for name in found}
-    out.update({name: (name,) for name in plain if name not in out})
-    return out
+        if p == name or (m and m.group(1) == name):
+            found.append(p)
+    return tuple(sorted(found))
 
 
-def _complete(name: str, physical: tuple[str, ...]) -> bool:
-    """An older single collection, or every shard of one count (a create stopped half-way is completed by the next
-    encode)."""
-    if physical == (name,):
-        return True
-    m = _SHARD.fullmatch(physical[0])
-    n = int(m.group(3)) if m else 0
-    return physical == tuple(shard_name(name, s, n) for s in range(n))
+def _describe(client, name: str) -> tuple[str, ...] | None:
+    """The physical collections of a complete collection, or None. Cheap (no listing): the alias `name`, created last,
+    names shard 0, whose name carries the shard count; without the alias, a collection under the name itself is one
+    from an older store."""
+    try:
+        target = client.describe_alias(name).get("collection_name")
+    except Exception:  # noqa: BLE001 - no such alias (pymilvus raises its own error types for a missing alias)
+        target = None
+    m = _SHARD.fullmatch(target or "")
+    if m and m.group(1) == name:
+        n = int(m.group(3))
+        return tuple(shard_name(name, s, n) for s in range(n))
+    return (name,) if client.has_collection(name) else None
 
 
-def existing(client) -> set[str]:
-    """Collections that exist and are complete (asked afresh: another process may have created or dropped one)."""
-    found = {n: p for n, p in _physical(client).items() if _complete(n, p)}
+def _schema_names() -> list[str]:
+    from schemas.vectorstore import collections
+
+    return [c.name for c in collections()]
+
+
+def existing(client, names: list[str] | None = None) -> set[str]:
+    """Which of these collections (default: the schema's) exist and are complete; asked afresh every time, since
+    another process may have created or dropped one, and the cached layout of one that changed is dropped."""
     cache: dict[str, Layout] = client.__dict__.setdefault("paperbase_layouts", {})
-    for name in [n for n, lay in cache.items() if lay.shards != found.get(n)]:
-        cache.pop(name)
-    return set(found)
+    out = set()
+    for name in names if names is not None else _schema_names():
+        shards = _describe(client, name)
+        if name in cache and cache[name].shards != shards:
+            cache.pop(name)
+        if shards:
+            out.add(name)
+    return out
 
 
 def layout(client, name: str) -> Layout:
     """The layout of an existing collection; looked up once per client (existing() drops it when it changes)."""
     cache: dict[str, Layout] = client.__dict__.setdefault("paperbase_layouts", {})
     if name not in cache:
-        shards = _physical(client).get(name)
-        if not shards or not _complete(name, shards):
+        shards = _describe(client, name)
+        if not shards:
             raise KeyError(f"collection {name} does not exist")
-        per_shard = sum(1 for p in client.list_partitions(shards[0]) if p.startswith(BUCKET_PREFIX))
-        cache[name] = Layout(name, shards, per_shard * len(shards) if shards != (name,) else per_shard)
+        if shards == (name,):  # an older store's single collection: its buckets, if any, are its partitions
+            buckets = sum(1 for p in client.list_partitions(name) if p.startswith(BUCKET_PREFIX))
+        else:
+            buckets = PAPER_BUCKETS
+        cache[name] = Layout(name, shards, buckets)
     return cache[name]
 
 
@@ -196,11 +216,12 @@ def buckets(client, name: str) -> int:
 TEXT_FIELD = "text"  # storage_only VARCHAR of the BM25 collection (schemas/vectorstore.json): hit texts without DuckDB
 
 
-def stores_text(client, name: str) -> bool:
-    """Whether `name` has the stored-text field (collections created before it have not); asked once per client."""
+def stores_text(client, name: str, pdf_ids: list[str] | None = None) -> bool:
+    """Whether `name` has the stored-text field (collections created before it have not); asked once per client, of
+    the first shard these papers' search visits (describing a shard makes Milvus Lite open it: one it opens anyway)."""
     known: dict[str, bool] = client.__dict__.setdefault("paperbase_text", {})
     if name not in known:
-        shard = layout(client, name).shards[0]
+        shard = layout(client, name).targets(pdf_ids)[0][0]
         known[name] = any(f["name"] == TEXT_FIELD for f in client.describe_collection(shard)["fields"])
     return known[name]
 
@@ -255,8 +276,14 @@ def flush(client, name: str, pdf_ids: list[str] | None = None) -> None:
 
 
 def drop(client, name: str) -> None:
-    """Drop a collection: every shard, or the one collection of an older store."""
-    for shard in _physical(client).get(name, ()):
+    """Drop a collection: its alias first (it no longer exists from then on), then every shard, complete or not, or
+    the one collection of an older store."""
+    try:
+        if _describe(client, name) not in (None, (name,)):
+            client.drop_alias(name)
+    except Exception:  # noqa: BLE001 - no alias to drop
+        pass
+    for shard in _physical(client, name):
         client.drop_collection(shard)
         client.__dict__.get("paperbase_loaded", set()).discard(shard)
     for key in ("paperbase_layouts", "paperbase_text"):
@@ -294,11 +321,13 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
     """Create `coll` from its schema data as `shards` physical collections holding `buckets` paper partitions between
     them (shards 0: one collection under the name itself, the layout before shards, kept for bench/scale.py; buckets 0:
     no partitions). `dim` is the loaded model's (may differ from the documented default). Shards that exist already
-    (a create stopped half-way) are completed, not recreated; the last shard is created last, so the collection
-    counts as existing only once every shard does."""
+    (a create stopped half-way) are completed, not recreated; the alias `coll.name` -> shard 0 comes last, so the
+    collection exists (existing(), layout()) only once every shard does."""
+    if shards and buckets != PAPER_BUCKETS:
+        raise ValueError(f"a sharded collection has {PAPER_BUCKETS} paper buckets")
     schema, index = _schema(client, coll, dim)
     names = [shard_name(coll.name, s, shards) for s in range(shards)] if shards else [coll.name]
-    have = set(client.list_collections())
+    have = {n for n in names if client.has_collection(n)}
     for s, shard in enumerate(names):
         parts = [f"{BUCKET_PREFIX}{b:03d}" for b in range(buckets) if not shards or b % shards == s]
         if shard not in have:
@@ -313,6 +342,8 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
             client.create_index(shard, index, sync=False)
         client.load_collection(shard)
         client.__dict__.setdefault("paperbase_loaded", set()).add(shard)
+    if shards:
+        client.create_alias(names[0], coll.name)
     for key in ("paperbase_layouts", "paperbase_text"):
         client.__dict__.get(key, {}).pop(coll.name, None)
 

@@ -49,7 +49,7 @@ def _rows(pdf_id: str, n: int, rng: random.Random, sparse: bool) -> list[dict]:
 WORDS = "attention transformer retrieval sparse dense vector paper model training corpus query encoder".split()
 
 
-def _filled(client, name: str, buckets: int, sparse: bool, shards: int = 4, as_name: str | None = None) -> None:
+def _filled(client, name: str, buckets: int, sparse: bool, shards: int = milvus.SHARDS, as_name: str | None = None) -> None:
     coll = collection(name)
     if as_name:
         coll = replace(coll, name=as_name)
@@ -75,13 +75,14 @@ def _same_hits(a: list[dict], b: list[dict]) -> bool:
 
 @pytest.mark.parametrize("name,sparse", [(BM25, True), (MINILM, False)])
 def test_sharded_search_matches_one_plain_collection(client, name, sparse):
-    """Same rows in 4 shards x 8 buckets and in one collection without buckets: pinned searches (their shards and
+    """Same rows in 16 shards x 128 buckets and in one collection without buckets: pinned searches (their shards and
     buckets only), an unpinned filter and a library-wide search (every shard, merged) give the same hits."""
-    _filled(client, name, 8, sparse)
+    _filled(client, name, milvus.PAPER_BUCKETS, sparse)
     _filled(client, name, 0, sparse, shards=0, as_name="reference")
     lay = milvus.layout(client, name)
-    assert lay.buckets == 8 and lay.shards == tuple(f"{name}__s{s:02d}of04" for s in range(4))
-    assert milvus.existing(client) == {name, "reference"}
+    assert lay.buckets == 128 and lay.shards == tuple(f"{name}__s{s:02d}of16" for s in range(16))
+    assert milvus.existing(client, [name, "reference", "absent"]) == {name, "reference"}
+    assert len({lay.place(p)[0] for p in PAPERS}) > 1  # the papers are spread over several shards
     params = {"metric_type": "IP" if sparse else "COSINE"}
     q = _query(name, sparse)
     for expr in ['pdf_id == "paper-3"', 'pdf_id in ["paper-1", "paper-5"] and page_number >= 2',
@@ -95,11 +96,11 @@ def test_sharded_search_matches_one_plain_collection(client, name, sparse):
 
 
 def test_rows_land_in_their_papers_shard_and_bucket_and_deletes_take_exactly_those_papers(client):
-    _filled(client, MINILM, 8, False)
+    _filled(client, MINILM, milvus.PAPER_BUCKETS, False)
     lay = milvus.layout(client, MINILM)
     for p in PAPERS:
         shard, part = lay.place(p)
-        assert part == milvus.bucket_of(p, 8) and shard == f"{MINILM}__s{int(part[-3:]) % 4:02d}of04"
+        assert part == milvus.bucket_of(p) and shard == f"{MINILM}__s{int(part[-3:]) % 16:02d}of16"
         rows = client.query(shard, filter=f'pdf_id == "{p}"', output_fields=["id"], partition_names=[part])
         assert len(rows) == 20
     assert milvus.count(client, MINILM) == 20 * len(PAPERS)
@@ -111,6 +112,7 @@ def test_rows_land_in_their_papers_shard_and_bucket_and_deletes_take_exactly_tho
     assert len(milvus.entities(client, MINILM, "paper-3")) == 20
     milvus.drop(client, MINILM)
     assert MINILM not in milvus.existing(client) and not [c for c in client.list_collections() if c.startswith(MINILM)]
+    assert not client.has_collection(MINILM)  # the alias went with it
 
 
 @pytest.mark.parametrize("buckets", [0, 8])
@@ -129,20 +131,22 @@ def test_a_create_stopped_half_way_is_not_a_collection_until_completed(client):
     """Only the first shards were made (a process killed while creating): the collection does not exist for
     search or encode, and the next create completes the missing shards and partitions without losing any."""
     coll = collection(MINILM)
-    milvus.create_collection(client, coll, DIM, 8, shards=4)
-    client.drop_collection(f"{MINILM}__s03of04")
-    client.drop_collection(f"{MINILM}__s02of04")
+    milvus.create_collection(client, coll, DIM)
+    client.drop_alias(MINILM)  # the last step, never reached
+    client.drop_collection(f"{MINILM}__s15of16")
+    client.drop_collection(f"{MINILM}__s02of16")
     schema, _index = milvus._schema(client, coll, DIM)
-    client.create_collection(f"{MINILM}__s02of04", schema=schema)  # killed before its partitions and index were made
+    client.create_collection(f"{MINILM}__s02of16", schema=schema)  # killed before its partitions and index were made
     assert MINILM not in milvus.existing(client)
     with pytest.raises(KeyError):
         milvus.layout(client, MINILM)
-    milvus.create_collection(client, coll, DIM, 8, shards=4)
+    milvus.create_collection(client, coll, DIM)
     assert MINILM in milvus.existing(client)
     lay = milvus.layout(client, MINILM)
-    assert lay.buckets == 8 and len(lay.shards) == 4
-    assert {p for p in client.list_partitions(f"{MINILM}__s02of04") if p.startswith("papers_")} == {"papers_002", "papers_006"}
-    assert client.list_indexes(f"{MINILM}__s02of04")
+    assert lay.buckets == 128 and len(lay.shards) == 16
+    assert {p for p in client.list_partitions(f"{MINILM}__s02of16") if p.startswith("papers_")} == \
+        {f"papers_{b:03d}" for b in range(2, 128, 16)}
+    assert client.list_indexes(f"{MINILM}__s02of16")
     rng = random.Random(1)
     milvus.insert(client, MINILM, [r for p in PAPERS for r in _rows(p, 3, rng, False)])
     milvus.flush(client, MINILM)
