@@ -42,7 +42,7 @@ os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 def _quiet_pymilvus() -> None:
     """pymilvus configures its own loggers when imported and logs every failed RPC with a traceback before raising
     it; the exception reaches the caller anyway (the CLI turns it into one line), so those logs stay quiet."""
-    for name in ("pymilvus", "pymilvus.milvus_client"):
+    for name in ("pymilvus", "pymilvus.milvus_client", "pymilvus.decorators"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 log = logging.getLogger(__name__)
@@ -162,15 +162,17 @@ def _describe(client, name: str) -> tuple[str, ...] | None:
     """The physical collections of a complete collection, or None. Cheap (no listing): the alias `name`, created last,
     names shard 0, whose name carries the shard count; without the alias, a collection under the name itself is one
     from an older store."""
+    if not client.has_collection(name):  # true for an alias too; asked first: a missing alias is an error RPC
+        return None
     try:
         target = client.describe_alias(name).get("collection_name")
-    except Exception:  # noqa: BLE001 - no such alias (pymilvus raises its own error types for a missing alias)
+    except Exception:  # noqa: BLE001 - not an alias: a collection of an older store (pymilvus' own error types)
         target = None
     m = _SHARD.fullmatch(target or "")
     if m and m.group(1) == name:
         n = int(m.group(3))
         return tuple(shard_name(name, s, n) for s in range(n))
-    return (name,) if client.has_collection(name) else None
+    return (name,)
 
 
 def _schema_names() -> list[str]:

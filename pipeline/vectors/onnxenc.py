@@ -12,7 +12,8 @@ Rules:
   first layer too changes nothing). On the test papers' windows the recipe gives mean 0.996, min 0.990 (one window
   in 300 at 0.9899); the test checks mean >= 0.995 and the 1st percentile >= 0.99.
 - Pooling and normalisation follow the sentence-transformers config in the model dir (mean or CLS pooling,
-  Normalize module present or not); the tokenizer is the model's own, max length from `sentence_bert_config.json`.
+  Normalize module present or not); the tokenizer is the model's own (its `tokenizer.json` through `tokenizers`,
+  fasttok.py, so a query needs neither transformers nor torch), max length from `sentence_bert_config.json`.
 - CUDA is used when ONNX Runtime offers it, else the CPU with every core.
 """
 from __future__ import annotations
@@ -139,7 +140,8 @@ class OnnxSentenceEncoder(TextEncoder):
     def __init__(self, path: str, *, cache_dir: Path, variant: str = "onnx-int8", device: str | None = None,
                  batch_size: int = 32):
         import onnxruntime as ort
-        from transformers import AutoTokenizer
+
+        from pipeline.vectors.fasttok import FastTokenizer
 
         model_dir = Path(path)
         if not model_dir.is_dir():  # an HF id found in the HF cache: its snapshot folder holds the files
@@ -149,7 +151,12 @@ class OnnxSentenceEncoder(TextEncoder):
                                                local_files_only=True))
         self.backend = variant
         self.file = ensure_model(model_dir, cache_dir, variant)
-        self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
+        if FastTokenizer.available(model_dir):  # without importing transformers (and torch): fasttok.py
+            self.tokenizer = FastTokenizer(model_dir)
+        else:
+            from transformers import AutoTokenizer
+
+            self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
         self.pooling, self.normalize, max_len = _st_config(model_dir)
         self.max_len = min(max_len, int(getattr(self.tokenizer, "model_max_length", max_len) or max_len))
         self.max_tokens = self.max_len - 2
