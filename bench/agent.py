@@ -155,11 +155,11 @@ def main() -> int:
                 v = v if v is not None else vector
                 if len(targets) > 1:
                     milvus.search(client, coll_name, v, limit=5, expr=expr, fields=fields,
-                                  params={"metric_type": coll.metric})
+                                  params=coll.search_params)
                     return
                 (shard, parts), = targets
                 client.search(shard, data=[v], anns_field="vector", limit=5, filter=expr, output_fields=fields,
-                              search_params={"metric_type": coll.metric}, partition_names=parts)
+                              search_params=coll.search_params, partition_names=parts)
 
             # each variant leaves the caches as the next one expects: `first` empties them all, its own call fills
             # them again; `cold` empties the texts and its call reads them again; `agent` then finds everything kept

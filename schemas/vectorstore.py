@@ -34,7 +34,8 @@ class VectorIndex:
     field_name: str
     index_type: str
     metric_type: str | None = None
-    params: dict[str, Any] | None = None
+    params: dict[str, Any] | None = None  # build parameters (HNSW: M, efConstruction)
+    search_params: dict[str, Any] | None = None  # what every search passes (HNSW: ef)
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,12 @@ class Collection:
         return next(i.metric_type for i in self.indexes if i.field_name == "vector" and i.metric_type)
 
     @property
+    def search_params(self) -> dict[str, Any]:
+        """Search parameters of the vector index: the metric, plus the index's own (e.g. HNSW's ef) if any."""
+        index = next(i for i in self.indexes if i.field_name == "vector" and i.metric_type)
+        return {"metric_type": index.metric_type, **({"params": dict(index.search_params)} if index.search_params else {})}
+
+    @property
     def is_sparse(self) -> bool:
         return self.field("vector").dtype == "SPARSE_FLOAT_VECTOR"
 
@@ -82,7 +89,8 @@ def collections() -> tuple[Collection, ...]:
                 default_model=c.get("default_model"),
                 description=c["description"],
                 fields=tuple(VectorField(f["name"], f["dtype"], f) for f in c["fields"]),
-                indexes=tuple(VectorIndex(i["field_name"], i["index_type"], i.get("metric_type"), i.get("params")) for i in c["indexes"]),
+                indexes=tuple(VectorIndex(i["field_name"], i["index_type"], i.get("metric_type"), i.get("params"),
+                                            i.get("search_params")) for i in c["indexes"]),
                 raw=c,
             )
         )

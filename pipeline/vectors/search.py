@@ -92,11 +92,11 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
         vector = bm25.query_vector(query, df, n_docs)
         if not vector:
             return []  # no query term occurs in the corpus
-        params = {"metric_type": coll.metric}
+        params = coll.search_params
     else:
         enc = encoder_for(coll, settings, model_label(coll, settings))
         vector = enc.encode_query(query).tolist()
-        params = {"metric_type": coll.metric}
+        params = coll.search_params
     fields = milvus.META_FIELDS + (["bbox"] if coll.modality == "image" else [])
     windowed = coll.modality == "text" and not coll.is_sparse
     expr = build_filter(table_name, column_name, filter)

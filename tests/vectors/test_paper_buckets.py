@@ -243,3 +243,30 @@ def test_encoded_papers_sit_in_their_buckets_and_a_pinned_search_equals_the_unpi
         assert pinned and [(h.primary_key, round(h.score, 5)) for h in pinned] == \
             [(h.primary_key, round(h.score, 5)) for h in wide]
         assert {h.pdf_id for h in pinned} == {paper}
+
+
+def test_a_store_from_before_shards_is_encoded_searched_and_reshaped_by_rebuild(base_db, tmp_path):
+    """A BM25 collection in the layout before shards (one Milvus collection under the schema name, no buckets):
+    encode fills it, search answers from it, and `rebuild` replaces it with the sharded layout, same hits."""
+    from pipeline.read import Reader
+    from pipeline.vectors import encode_papers, rebuild
+    from tests.vectors.vechelpers import fresh_dir, make_settings
+
+    settings = make_settings(fresh_dir(base_db, tmp_path / "data"), [BM25], bm25_idf="library")
+    with milvus.connect(settings) as client:
+        milvus.create_collection(client, collection(BM25), None, buckets=0, shards=0)
+    assert encode_papers(settings).status == "ok"
+
+    def hits() -> tuple[tuple, list]:
+        with Reader(settings) as reader:
+            lay = milvus.layout(reader.client, BM25)
+            paper = reader.papers()[0]["paper_id"]
+            found = [(h.primary_key, round(h.score, 4)) for q in ("retrieval augmented generation", "attention heads")
+                     for flt in (None, f'pdf_id == "{paper}"') for h in reader.search(q, BM25, filter=flt, limit=5)]
+            return lay.shards, found
+
+    shards, before = hits()
+    assert shards == (BM25,) and before
+    assert rebuild(settings, BM25).status == "ok"
+    shards, after = hits()
+    assert len(shards) == milvus.SHARDS and after == before
