@@ -70,6 +70,7 @@ def connect(settings) -> Iterator:
     _quiet_pymilvus()
     if settings.vectors.milvus_uri:
         client = MilvusClient(uri=settings.vectors.milvus_uri)
+        client.paperbase_remote = True
         client.paperbase_lite_path = None
         client.paperbase_lite_opened = False
         try:
@@ -312,8 +313,11 @@ def search(client, name: str, vector, *, limit: int, expr: str | None, fields: l
 
     if len(targets) == 1:
         return one(targets[0])
-    with ThreadPoolExecutor(max_workers=min(4, len(targets))) as pool:  # numpy scoring releases the GIL
-        hits = [h for part in pool.map(one, targets) for h in part]
+    if getattr(client, "paperbase_remote", False):  # a Milvus server searches shards in parallel
+        with ThreadPoolExecutor(max_workers=min(4, len(targets))) as pool:
+            hits = [h for part in pool.map(one, targets) for h in part]
+    else:  # Milvus Lite runs in one Python process: threads only contend for its GIL (measured: no gain)
+        hits = [h for t in targets for h in one(t)]
     hits.sort(key=lambda h: h["distance"], reverse=_larger_is_better(params))
     return hits[:limit]
 
