@@ -1,7 +1,8 @@
 """How search, deletes and the DuckDB side grow with the library: a synthetic library shaped like the corpus, grown to
 given sizes, measured beside a numpy brute-force baseline over the same vectors in the same run.
 
-    nice .venv/bin/python bench/scale.py vectors --sizes 10000,100000,300000 [--index FLAT|HNSW] [--json out.json]
+    nice .venv/bin/python bench/scale.py vectors --sizes 100000,300000,1000000 [--index HNSW|FLAT] [--shards 0] [--json out.json]
+    nice .venv/bin/python bench/scale.py cli --sizes 300000 --source DATA_DIR/paperbase.duckdb
     nice .venv/bin/python bench/scale.py duckdb --papers 1000,10000 --source /path/to/paperbase.duckdb
     nice .venv/bin/python bench/scale.py ledger --papers 1000,10000,50000
 
@@ -12,13 +13,19 @@ Rules:
   project's analyzer over real chunk texts (the source DuckDB's `chunks.text_content`, or the corpus PDFs' text blocks):
   each synthetic chunk is a real chunk's term counts with about a fifth of its terms swapped for terms drawn from the
   corpus' own term distribution, so papers differ while df and lengths stay corpus-like. Dense vectors are random unit
-  vectors (384-d, MiniLM's width): latency only (an ANN index's recall needs real embeddings; not measured here).
-  --buckets 0 builds the layout from before paper buckets, to compare.
-- Per size: build (insert vectors/s), store on disk, open + load after a restart, first search after opening (dense,
-  BM25 per paper, then BM25 library-wide), p50/p95 over the queries of per-paper search (the production path: the
-  `pdf_id` filter plus the paper's bucket, `pipeline.vectors.paper_search`) and library-wide search, the same per-paper
-  filter over every partition (the path before buckets), hybrid (BM25 + dense + fusion, per paper), delete of one 4-paper batch by `pdf_id` (the encode stage's
-  replace) and re-insert, RSS; numpy baseline = exact top-5 over the same matrices (dense matmul, BM25 scipy csr).
+  vectors (384-d, MiniLM's width): latency only (an ANN index's recall needs real embeddings: bench/ann.py).
+  --shards 0 builds the layout from before shards (one collection holding the --buckets partitions; --buckets 0: none).
+- Per size: build (insert vectors/s), store on disk; then a fresh client, as a new process sees the store: open, first
+  per-paper dense and BM25 search (each loads only its shard), loading every shard, first library-wide BM25 search
+  (builds every segment's sparse index); p50/p95 over the questions of per-paper search (the production path:
+  `pipeline.vectors.milvus.search` with the pinned paper: its shard and bucket), the same `pdf_id` filter with nothing
+  pinned (every shard and partition, the path before buckets), library-wide search, hybrid (BM25 + dense + RRF, per
+  paper and library-wide); delete of one 4-paper batch (the encode stage's replace) and re-insert + flush; RSS; numpy
+  baseline = exact top-5 over the same matrices (dense matmul, BM25 scipy csc).
+- `cli`: a data dir holding a copy of an ingested DuckDB (--source) and a synthetic store of each size; `paperbase
+  search` timed end to end in a new process (per paper three times, library-wide once), then one long-lived `Reader`
+  (what MCP keeps): warm-up, and the default hybrid search p50/p95 per paper and library-wide (query encoder, BM25
+  statistics, fusion and text join included).
 - `duckdb`: the source database's paper rows replicated under new ids up to each size (text varied by a row-number
   suffix so nothing deduplicates), the BM25 ledger grown to corpus-like term rows per paper; per size: file size, the
   agent's per-paper queries through one connection (p50/p95), a LIKE over all chunks, storing one more paper, and the
@@ -379,7 +386,7 @@ def run_cli(args) -> list[dict]:
             shutil.copy(args.source, work / "paperbase.duckdb")
             os.environ["PAPERBASE_VECTORS__BM25_IDF"] = "library"
             settings = load_settings(data_dir=work)
-            data = build(milvus.lite_path(settings), n, synth, "FLAT", milvus.PAPER_BUCKETS, args.shards)
+            data = build(milvus.lite_path(settings), n, synth, "HNSW", milvus.PAPER_BUCKETS, args.shards)
             papers = data["papers"]
             del data
             res: dict = {"vectors": n, "papers": papers, "shards": args.shards, "load": load_avg()}
@@ -420,7 +427,7 @@ def main() -> None:
     sub = ap.add_subparsers(dest="cmd", required=True)
     v = sub.add_parser("vectors")
     v.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[10_000, 100_000, 300_000])
-    v.add_argument("--index", default="FLAT", choices=["FLAT", "HNSW"])
+    v.add_argument("--index", default="HNSW", choices=["FLAT", "HNSW"], help="dense index (HNSW: what ships)")
     v.add_argument("--buckets", type=int, default=milvus.PAPER_BUCKETS, help="paper partitions (0: none)")
     v.add_argument("--shards", type=int, default=milvus.SHARDS, help="physical collections (0: one, the old layout)")
     d = sub.add_parser("duckdb")

@@ -1,7 +1,7 @@
 """Milvus access: Milvus Lite under the data dir by default, a server when a URI is configured; same code path.
 
 Only features a Milvus server accepts are used: explicit INT64 ids, collections, partitions, deletes by id, flush,
-FLAT / SPARSE_INVERTED_INDEX / INVERTED indexes.
+HNSW / FLAT / SPARSE_INVERTED_INDEX / INVERTED indexes.
 
 Shards and paper buckets: a collection is SHARDS physical Milvus collections (`<name>__s00of16` ...) holding
 PAPER_BUCKETS partitions (`papers_000` ...) between them; a vector goes to the bucket its `pdf_id` hashes to (blake2b,
