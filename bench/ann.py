@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -132,6 +133,7 @@ def main() -> None:
     from milvus_lite.server_manager import server_manager_instance
 
     server_manager_instance.release_server(str(work / "milvus.db"))
+    shutil.rmtree(work, ignore_errors=True)
     print(json.dumps(out, indent=1))
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))
