@@ -5,8 +5,8 @@
 Rules:
 - DATA_DIR is an ingested and encoded paperbase data dir (`paperbase ingest ../shared/corpus --data-dir DATA_DIR`).
   Its MiniLM collection's stored vectors (windowed chunk vectors as production built them) are copied into a scratch
-  Milvus Lite store twice: with the schema's FLAT index and with HNSW (M 16, efConstruction 200; searched with ef 64
-  and ef 128), both in paperbase's layout (shards and paper buckets, `pipeline.vectors.milvus.create_collection`).
+  Milvus Lite store twice: with FLAT and with the schema's HNSW index (searched with ef 64, the schema's, and ef
+  128), both in paperbase's layout (shards and paper buckets, `pipeline.vectors.milvus.create_collection`).
 - Queries: the corpus questions, encoded with the production query encoder. Library-wide: top 5 over every paper.
   Per paper: top 5 with `pdf_id == <the question's paper>` (the agent's usual search), the question's paper found by
   PDF file name in `metadata.pdf_path`.
@@ -92,8 +92,8 @@ def main() -> None:
 
     work = Path(tempfile.mkdtemp(prefix="pbann-"))
     client = MilvusClient(uri=str(work / "milvus.db"))
-    variants = {"FLAT": VectorIndex("vector", "FLAT", "COSINE", None),
-                "HNSW": VectorIndex("vector", "HNSW", "COSINE", {"M": 16, "efConstruction": 200})}
+    shipped = next(i for i in coll.indexes if i.field_name == "vector")  # the schema's HNSW (what ships)
+    variants = {"FLAT": VectorIndex("vector", "FLAT", "COSINE", None), "HNSW": shipped}
     for kind, index in variants.items():
         c = replace(coll, name=f"ann_{kind.lower()}", indexes=(index,) + tuple(i for i in coll.indexes if i.field_name != "vector"))
         milvus.create_collection(client, c, matrix.shape[1])

@@ -124,9 +124,9 @@ class Synth:
 
 
 def dense_index(kind: str) -> VectorIndex:
-    if kind == "HNSW":
-        return VectorIndex("vector", "HNSW", "COSINE", {"M": 16, "efConstruction": 200})
-    return VectorIndex("vector", kind, "COSINE", None)
+    """The schema's HNSW index of the dense collection (what ships), or FLAT to compare."""
+    shipped = next(i for i in collection(DENSE).indexes if i.field_name == "vector")
+    return shipped if kind == shipped.index_type else VectorIndex("vector", kind, "COSINE", None)
 
 
 def build(path: Path, n: int, synth: Synth, index: str, buckets: int, shards: int) -> dict:
@@ -227,9 +227,9 @@ def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
     qdense = np.random.default_rng(3).standard_normal((len(qsparse), DIM), dtype=np.float32)
     qdense /= np.linalg.norm(qdense, axis=1, keepdims=True)
     pids = [paper_id(rng.randrange(papers)) for _ in qsparse]
-    dparams, sparams = {"metric_type": "COSINE"}, {"metric_type": "IP"}
+    dparams, sparams = {"metric_type": "COSINE"}, collection(SPARSE).search_params
     if index == "HNSW":
-        dparams["params"] = {"ef": 64}
+        dparams = collection(DENSE).search_params  # the schema's ef
 
     def per_paper(name, vec, pid):  # what pipeline.vectors.search does for a pdf_id filter: the paper's shard + bucket
         return milvus.search(client, name, vec, limit=5, expr=f"pdf_id == {milvus.quote(pid)}", fields=FIELDS,

@@ -257,11 +257,14 @@ def delete_papers(client, name: str, pdf_ids: list[str]) -> None:
     lay = layout(client, name)
     targets = lay.targets(pdf_ids)
     _ensure_loaded(client, [s for s, _ in targets])
+    by_shard: dict[str, list[str]] = {}
+    for p in pdf_ids:
+        by_shard.setdefault(lay.place(p)[0], []).append(p)
     for shard, parts in targets:
         if parts is None:
             client.delete(shard, filter=in_filter("pdf_id", pdf_ids))
             continue
-        mine = [p for p in pdf_ids if lay.place(p)[0] == shard]
+        mine = by_shard[shard]
         while True:
             ids = [r["id"] for r in client.query(shard, filter=in_filter("pdf_id", mine), output_fields=["id"],
                                                  partition_names=parts, limit=MAX_QUERY, consistency_level="Strong")]
@@ -383,13 +386,6 @@ def _schema(client, coll: Collection, dim: int | None):
             kw["params"] = dict(i.params)
         index.add_index(field_name=i.field_name, **kw)
     return schema, index
-
-
-def collection_dim(client, name: str) -> int | None:
-    for f in client.describe_collection(layout(client, name).shards[0])["fields"]:
-        if f["name"] == "vector":
-            return (f.get("params") or {}).get("dim")
-    return None
 
 
 def quote(value: str) -> str:

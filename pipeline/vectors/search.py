@@ -164,10 +164,11 @@ def hybrid_collections(settings, client) -> list[str]:
     from pipeline.vectors.encoders import availability
     from schemas.vectorstore import collections
 
-    names = milvus.existing(client)
+    wanted = [c for c in collections() if c.modality == "text" and settings.vectors.collection(c.name).enabled]
+    names = milvus.existing(client, [c.name for c in wanted])  # runs on every hybrid search: ask about these only
     out = []
-    for c in collections():
-        if c.modality != "text" or c.name not in names or not settings.vectors.collection(c.name).enabled:
+    for c in wanted:
+        if c.name not in names:
             continue
         ref = None if c.embed_type == "bm25" else model_label(c, settings)
         if availability(c, ref, settings.vectors.download)[0]:
