@@ -1,7 +1,7 @@
 """How search, deletes and the DuckDB side grow with the library: a synthetic library shaped like the corpus, grown to
 given sizes, measured beside a numpy brute-force baseline over the same vectors in the same run.
 
-    nice .venv/bin/python bench/scale.py vectors --sizes 100000,300000,1000000 [--index HNSW|FLAT] [--shards 0] [--json out.json]
+    nice .venv/bin/python bench/scale.py vectors --sizes 100000,300000,1000000 [--index HNSW|FLAT] [--shards 0] [--no-copies] [--json out.json]
     nice .venv/bin/python bench/scale.py cli --sizes 300000 --source DATA_DIR/paperbase.duckdb
     nice .venv/bin/python bench/scale.py duckdb --papers 1000,10000 --source /path/to/paperbase.duckdb
     nice .venv/bin/python bench/scale.py ledger --papers 1000,10000,50000
@@ -21,7 +21,12 @@ Rules:
   `pipeline.vectors.milvus.search` with the pinned paper: its shard and bucket), the same `pdf_id` filter with nothing
   pinned (every shard and partition, the path before buckets), library-wide search, hybrid (BM25 + dense + RRF, per
   paper and library-wide); delete of one 4-paper batch (the encode stage's replace) and re-insert + flush; RSS; numpy
-  baseline = exact top-5 over the same matrices (dense matmul, BM25 scipy csc).
+  baseline = exact top-5 over the same matrices (dense matmul, BM25 scipy csc). With search copies (the default;
+  --no-copies: none) the build syncs them as the encode stage does, the production searches use them, and the same
+  searches with the copies set aside (`*_milvus`: Milvus Lite alone, the path before copies) run in the same process;
+  the "first" rows then say what a new process pays: the first library-wide search from the copies (memory-mapped),
+  and Milvus Lite's loading and first searches beside it. The batch delete + re-insert is followed by a copy sync per
+  batch (the encode stage syncs once per run: this is its worst case).
 - `cli`: a data dir holding a copy of an ingested DuckDB (--source) and a synthetic store of each size; `paperbase
   search` timed end to end in a new process (per paper three times, library-wide once), then one long-lived `Reader`
   (what MCP keeps): warm-up, and the default hybrid search p50/p95 per paper and library-wide (query encoder, BM25
@@ -129,7 +134,7 @@ def dense_index(kind: str) -> VectorIndex:
     return shipped if kind == shipped.index_type else VectorIndex("vector", kind, "COSINE", None)
 
 
-def build(path: Path, n: int, synth: Synth, index: str, buckets: int, shards: int) -> dict:
+def build(path: Path, n: int, synth: Synth, index: str, buckets: int, shards: int, copies: bool = True) -> dict:
     """Create the store with n vectors per collection; returns what the baseline needs (dense matrix, sparse CSR rows)
     and the vectors of the first papers (re-inserted by the delete test). Vectors are made batch by batch, so the bench
     holds one copy of the data, not the Python objects of every vector."""
@@ -140,6 +145,7 @@ def build(path: Path, n: int, synth: Synth, index: str, buckets: int, shards: in
     rng = np.random.default_rng(1)
     papers = max(1, n // PER_PAPER)
     client = MilvusClient(uri=str(path))
+    client.paperbase_store = path if copies else None  # search copies kept as paperbase keeps them (copies.py)
     dcoll = collection(DENSE)
     dcoll = replace(dcoll, indexes=(dense_index(index),) + tuple(i for i in dcoll.indexes if i.field_name != "vector"))
     milvus.create_collection(client, dcoll, DIM, buckets, shards)
@@ -179,12 +185,16 @@ def build(path: Path, n: int, synth: Synth, index: str, buckets: int, shards: in
     milvus.flush(client, DENSE)
     milvus.flush(client, SPARSE)
     t_flush = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    milvus.sync_copies(client, DENSE)
+    milvus.sync_copies(client, SPARSE)
+    t_copies = time.perf_counter() - t0
     client.close()
     _release(path)
     rows_, cols_, vals_ = np.concatenate(s_rows), np.concatenate(s_cols), np.concatenate(s_vals)
     return {"dense": dense, "sparse_coo": (rows_, cols_, vals_), "kept": kept, "df": df, "n_docs": n,
             "papers": papers, "insert_dense_vps": n / t_dense, "insert_bm25_vps": n / t_sparse, "flush_s": t_flush,
-            "rss_build_mb": rss_mb()}
+            "copies_sync_s": t_copies, "copies_mb": du_mb(Path(f"{path}-copies")), "rss_build_mb": rss_mb()}
 
 
 def meta_row(i: int, papers: int) -> dict:
@@ -212,14 +222,16 @@ def timed(fn, reps: list) -> list[float]:
     return out
 
 
-def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
+def measure(path: Path, data: dict, questions: list[str], index: str, copies: bool = True) -> dict:
     from pymilvus import MilvusClient
     from scipy import sparse as sp
 
     n, papers = data["n_docs"], data["papers"]
     rng = random.Random(7)
     res: dict = {"vectors": n, "papers": papers, "index": index, "load": load_avg()}
-    res.update({k: data[k] for k in ("insert_dense_vps", "insert_bm25_vps", "flush_s", "rss_build_mb")})
+    res.update({k: data[k] for k in ("insert_dense_vps", "insert_bm25_vps", "flush_s", "copies_sync_s", "copies_mb",
+                                     "rss_build_mb")})
+    res["copies"] = copies
     res["disk_mb"] = du_mb(path)
     qs = [q for q in questions if q][:20]
     qsparse = [bm25.query_vector(q, data["df"], n) for q in qs]
@@ -242,22 +254,39 @@ def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
     def lib(name, vec, params):
         return milvus.search(client, name, vec, limit=5, expr="", fields=FIELDS, params=params)
 
-    # a fresh process's view: open the store, then the first searches load only what they visit
+    def milvus_only(fn):  # the same search with the copies set aside: Milvus Lite alone, the path before copies
+        def run(*a):
+            client.paperbase_store = None
+            try:
+                return fn(*a)
+            finally:
+                client.paperbase_store = path if copies else None
+        return run
+
+    # a fresh process's view: open the store, then the first searches (copies: memory-mapped; Milvus: loads shards)
     t0 = time.perf_counter()
     client = MilvusClient(uri=str(path))
+    client.paperbase_store = path if copies else None
     res["open_s"] = time.perf_counter() - t0
+    if copies:
+        t0 = time.perf_counter()
+        lib(DENSE, qdense[1].tolist(), dparams)
+        res["first_dense_library_copies_s"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        lib(SPARSE, qsparse[1], sparams)
+        res["first_bm25_library_copies_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    per_paper(DENSE, qdense[0].tolist(), pids[0])
+    milvus_only(per_paper)(DENSE, qdense[0].tolist(), pids[0])
     res["first_dense_paper_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    per_paper(SPARSE, qsparse[0], pids[0])
+    milvus_only(per_paper)(SPARSE, qsparse[0], pids[0])
     res["first_bm25_paper_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     milvus.load(client, DENSE)
     milvus.load(client, SPARSE)
     res["load_all_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    lib(SPARSE, qsparse[0], sparams)
+    milvus_only(lib)(SPARSE, qsparse[0], sparams)
     res["first_bm25_library_s"] = time.perf_counter() - t0
     res["rss_after_first_mb"] = rss_mb()
 
@@ -270,6 +299,13 @@ def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
         "dense_library": timed(lambda i: lib(DENSE, qdense[i].tolist(), dparams), [(i,) for i in range(m)]),
         "bm25_library": timed(lambda i: lib(SPARSE, qsparse[i], sparams), [(i,) for i in range(m)]),
     }
+    if copies:
+        runs["dense_paper_milvus"] = timed(milvus_only(lambda i: per_paper(DENSE, qdense[i].tolist(), pids[i])),
+                                           [(i,) for i in range(m)])
+        runs["bm25_paper_milvus"] = timed(milvus_only(lambda i: per_paper(SPARSE, qsparse[i], pids[i])), [(i,) for i in range(m)])
+        runs["dense_library_milvus"] = timed(milvus_only(lambda i: lib(DENSE, qdense[i].tolist(), dparams)),
+                                             [(i,) for i in range(m)])
+        runs["bm25_library_milvus"] = timed(milvus_only(lambda i: lib(SPARSE, qsparse[i], sparams)), [(i,) for i in range(m)])
 
     def hybrid(i, paper=True):
         if paper:
@@ -281,6 +317,8 @@ def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
 
     runs["hybrid_paper"] = timed(hybrid, [(i,) for i in range(m)])
     runs["hybrid_library"] = timed(lambda i: hybrid(i, False), [(i,) for i in range(m)])
+    if copies:
+        runs["hybrid_library_milvus"] = timed(milvus_only(lambda i: hybrid(i, False)), [(i,) for i in range(m)])
     for k, v in runs.items():
         res[f"{k}_p50_ms"], res[f"{k}_p95_ms"] = pct(v, 0.5), pct(v, 0.95)
 
@@ -316,7 +354,7 @@ def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
         res[f"{k}_p50_ms"] = pct(v, 0.5)
 
     # delete one encode batch (4 papers) by pdf_id and put it back, as the encode stage's replace does
-    dels, puts = [], []
+    dels, puts, syncs = [], [], []
     for rep in range(3):
         batch = [paper_id((rep * 4 + j) % papers) for j in range(4)]
         idx = [i for i in range(min(n, 12 * PER_PAPER)) if meta_row(i, papers)["pdf_id"] in set(batch)]
@@ -330,6 +368,11 @@ def measure(path: Path, data: dict, questions: list[str], index: str) -> dict:
         milvus.flush(client, DENSE, batch)
         milvus.flush(client, SPARSE, batch)
         puts.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()  # the encode stage syncs once per run; here once per batch: the worst case
+        milvus.sync_copies(client, DENSE)
+        milvus.sync_copies(client, SPARSE)
+        syncs.append(time.perf_counter() - t0)
+    res["copies_sync_batch_p50_s"] = statistics.median(syncs)
     res["delete_batch_p50_s"] = statistics.median(dels)
     res["reinsert_batch_p50_s"] = statistics.median(puts)
     res["rss_end_mb"] = rss_mb()
@@ -351,9 +394,10 @@ def run_vectors(args) -> list[dict]:
         work = Path(tempfile.mkdtemp(prefix="pbscale-", dir=args.workdir))
         try:
             t0 = time.perf_counter()
-            data = build(work / "milvus.db", n, synth, args.index, args.buckets, args.shards)
+            copies = not args.no_copies and args.shards > 1
+            data = build(work / "milvus.db", n, synth, args.index, args.buckets, args.shards, copies)
             build_s = time.perf_counter() - t0
-            res = measure(work / "milvus.db", data, questions, args.index)
+            res = measure(work / "milvus.db", data, questions, args.index, copies)
             res["build_s"], res["buckets"], res["shards"] = build_s, args.buckets, args.shards
             del data
             out.append(res)
@@ -430,6 +474,7 @@ def main() -> None:
     v.add_argument("--index", default="HNSW", choices=["FLAT", "HNSW"], help="dense index (HNSW: what ships)")
     v.add_argument("--buckets", type=int, default=milvus.PAPER_BUCKETS, help="paper partitions (0: none)")
     v.add_argument("--shards", type=int, default=milvus.SHARDS, help="physical collections (0: one, the old layout)")
+    v.add_argument("--no-copies", action="store_true", help="no search copies (copies.py): Milvus Lite alone")
     d = sub.add_parser("duckdb")
     d.add_argument("--papers", type=lambda s: [int(x) for x in s.split(",")], default=[1_000, 10_000])
     c = sub.add_parser("cli", help="`paperbase search` end to end and a long-lived Reader on a grown store (--source)")

@@ -209,13 +209,14 @@ class Reader:
         return self._client
 
     def warm(self) -> list[str]:
-        """Open the Milvus client and load every collection that exists, so the first search of a long-lived reader
-        does not pay for it (on the embedded default this also publishes the store for other processes' searches).
-        Returns the collections loaded; a store that cannot be opened yet is left for the first search."""
+        """Open the Milvus client and make every collection that exists ready to search (its search copies read, the
+        shards without one loaded into Milvus), so the first search of a long-lived reader does not pay for it (on the
+        embedded default this also publishes the store for other processes' searches). Returns the collections
+        warmed; a store that cannot be opened yet is left for the first search."""
         try:
             names = self.collections()
             for name in names:
-                milvus.load(self.client, name)
+                milvus.warm(self.client, name)
                 self._ready.add(name)
             return names
         except Exception:  # noqa: BLE001 - no store yet, or a server down: the first search reports it

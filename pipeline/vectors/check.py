@@ -1,6 +1,7 @@
 """`check`: per paper, collection and column, non-empty DuckDB cells versus the DISTINCT cells that have vectors in
 Milvus (a long cell has one vector per window in dense collections), and duplicates (two entities with the same id
-key, i.e. the same cell and window, which deterministic ids make impossible unless something wrote around them)."""
+key, i.e. the same cell and window, which deterministic ids make impossible unless something wrote around them), and
+the search copies (copies.py) against Milvus's ids for the same papers: a copy that differs is removed and reported."""
 from __future__ import annotations
 
 from collections import Counter
@@ -52,8 +53,10 @@ def check(settings, collections: list[str] | None = None, notes: list[str] | Non
             if notes is not None and old_text_layout(client, coll):
                 notes.append(OLD_TEXT_LAYOUT.format(name=coll.name))
             want = expected[coll.modality]
+            ids_by_paper: dict[str, set[int]] = {}
             for pdf_id in sorted(set(present) | recorded[coll.name]):
                 ents = milvus.entities(client, coll.name, pdf_id)
+                ids_by_paper[pdf_id] = {int(e["id"]) for e in ents}
                 have = Counter((t, c) for t, c, _pk in {(e["table_name"], e["column_name"], e["primary_key"]) for e in ents})
                 dups = Counter((e["table_name"], e["column_name"]) for e, n in _dup_entities(ents))
                 for table, column in cells.columns(coll.modality):
@@ -63,6 +66,10 @@ def check(settings, collections: list[str] | None = None, notes: list[str] | Non
                         problem = "paper not in DuckDB" if pdf_id not in present else (
                             "duplicates" if n_cells == n_vec else "count differs")
                         out.append(Mismatch(coll.name, pdf_id, table, column, n_cells, n_vec, dups.get((table, column), 0), problem))
+            for shard in milvus.stray_copies(client, coll.name, ids_by_paper):
+                out.append(Mismatch(coll.name, "*", "*", "*", 0, 0, problem=(
+                    f"search copy of {shard} differed from Milvus; removed it (searches there use Milvus until "
+                    f"`paperbase encode` reads it back)")))
     return out
 
 

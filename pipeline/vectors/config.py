@@ -77,6 +77,10 @@ class VectorSettings(BaseModel):
     bm25_avgdl_tolerance: float = Field(
         0.1, description="Re-encode a paper's BM25 vectors when the corpus mean length moved more than this fraction."
     )
+    search_copies: bool = Field(
+        True, description="Keep each Milvus Lite shard mirrored as numpy arrays and search those while they match the "
+        "shard (pipeline/vectors/copies.py): milliseconds instead of Milvus Lite's Python row walk. No effect on a "
+        "Milvus server.")
     lock_timeout: float = Field(60.0, ge=0, description="Seconds to wait for a Milvus Lite store another process holds.")
 
     def collection(self, name: str) -> CollectionSettings:

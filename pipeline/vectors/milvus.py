@@ -19,6 +19,11 @@ Finding a collection never lists the store: Milvus Lite answers a listing by ope
 every segment), which would undo the lazy loading. The schema name is an alias of shard 0, created after every shard,
 so one alias lookup says whether the collection exists and is complete and, from shard 0's name, how many shards it
 has (a set a killed process left half-made has no alias and is completed by the next create).
+
+Search copies (copies.py): on the embedded default each shard is also mirrored as numpy arrays, followed through this
+module's writes (`insert` / `delete_papers` note them, `sync_copies` applies them once the encode run or prune is done)
+and searched instead of the shard while they hold exactly what it holds; a shard without a current copy is searched
+here in Milvus as before.
 """
 from __future__ import annotations
 
@@ -73,6 +78,7 @@ def connect(settings) -> Iterator:
         client.paperbase_remote = True
         client.paperbase_lite_path = None
         client.paperbase_lite_opened = False
+        client.paperbase_store = None  # a server searches in C++: no search copies (copies.py)
         try:
             yield client
         finally:
@@ -84,6 +90,7 @@ def connect(settings) -> Iterator:
         client = MilvusClient(uri=uri)
         client.paperbase_lite_path = store if held else None  # only the holder may repair index files (load())
         client.paperbase_lite_opened = held  # False: answered by another process's loaded store (lite.py)
+        client.paperbase_store = store if settings.vectors.search_copies else None  # copies.py
         try:
             yield client
         finally:
@@ -242,6 +249,7 @@ def insert(client, name: str, rows: list[dict], chunk: int = 2000) -> None:
     for r in rows:
         groups.setdefault(lay.place(r["pdf_id"]), []).append(r)
     for (shard, part), group in groups.items():
+        _note(client, name, shard, rows=group)
         for i in range(0, len(group), chunk):
             if part is None:
                 client.insert(shard, group[i:i + chunk])
@@ -261,6 +269,7 @@ def delete_papers(client, name: str, pdf_ids: list[str]) -> None:
     for p in pdf_ids:
         by_shard.setdefault(lay.place(p)[0], []).append(p)
     for shard, parts in targets:
+        _note(client, name, shard, deleted=by_shard.get(shard, pdf_ids))
         if parts is None:
             client.delete(shard, filter=in_filter("pdf_id", pdf_ids))
             continue
@@ -289,9 +298,15 @@ def drop(client, name: str) -> None:
             client.drop_alias(name)
     except Exception:  # noqa: BLE001 - no alias to drop
         pass
+    store = getattr(client, "paperbase_store", None)
     for shard in _physical(client, name):
         client.drop_collection(shard)
         client.__dict__.get("paperbase_loaded", set()).discard(shard)
+        client.__dict__.get("paperbase_pending", {}).pop(shard, None)
+        if store is not None:
+            from pipeline.vectors import copies
+
+            copies.forget(Path(store), [shard])
     for key in ("paperbase_layouts", "paperbase_text"):
         client.__dict__.get(key, {}).pop(name, None)
 
@@ -301,11 +316,19 @@ def _larger_is_better(params: dict) -> bool:
 
 
 def search(client, name: str, vector, *, limit: int, expr: str | None, fields: list[str], params: dict,
-           pdf_ids: list[str] | None = None) -> list[dict]:
+           pdf_ids: list[str] | None = None, text: bool = False) -> list[dict]:
     """Top `limit` hits of a collection: the shards and buckets of `pdf_ids` (the papers the filter pins) or every
     shard, each searched with the whole filter, merged by distance. Scores compare across shards: dense metrics are
-    absolute and BM25 weights come from paperbase's own statistics (pipeline/vectors/bm25.py), not per shard."""
+    absolute and BM25 weights come from paperbase's own statistics (pipeline/vectors/bm25.py), not per shard.
+    A shard with a fresh search copy is searched there (copies.py), the others in Milvus. `text`: return the stored
+    text too where the collection keeps it."""
     targets = layout(client, name).targets(pdf_ids)
+    copied, targets = _search_copies(client, name, targets, vector, limit, expr, fields, text)
+    if not targets:
+        copied.sort(key=lambda h: h["distance"], reverse=_larger_is_better(params))
+        return copied[:limit]
+    if text and stores_text(client, name, pdf_ids):
+        fields = [*fields, TEXT_FIELD]
     _ensure_loaded(client, [s for s, _ in targets])
 
     def one(target: tuple[str, list[str] | None]) -> list[dict]:
@@ -314,15 +337,167 @@ def search(client, name: str, vector, *, limit: int, expr: str | None, fields: l
                             output_fields=fields, search_params=params, partition_names=parts)
         return list(res[0]) if res else []
 
-    if len(targets) == 1:
+    if len(targets) == 1 and not copied:
         return one(targets[0])
     if getattr(client, "paperbase_remote", False):  # a Milvus server searches shards in parallel
         with ThreadPoolExecutor(max_workers=min(4, len(targets))) as pool:
             hits = [h for part in pool.map(one, targets) for h in part]
     else:  # Milvus Lite runs in one Python process: threads only contend for its GIL (measured: no gain)
         hits = [h for t in targets for h in one(t)]
+    hits += copied
     hits.sort(key=lambda h: h["distance"], reverse=_larger_is_better(params))
     return hits[:limit]
+
+
+# ----------------------------------------------------------------------------- search copies (copies.py)
+
+
+def _copy_store(client, name: str) -> Path | None:
+    """The Milvus Lite store whose shards of `name` have search copies, or None (a server, copies off, an older
+    store's single collection, a collection the schema does not define)."""
+    store = getattr(client, "paperbase_store", None)
+    if store is None or _copy_metric(name) is None or len(layout(client, name).shards) < 2:
+        return None
+    return Path(store)
+
+
+def _copy_metric(name: str) -> str | None:
+    from schemas.vectorstore import collection
+
+    try:
+        metric = collection(name).metric
+    except (KeyError, StopIteration):
+        return None
+    return metric if metric in ("COSINE", "IP") else None
+
+
+PENDING_ROWS = 50_000  # rows held per shard for its copy; beyond, the copy is read back from Milvus instead
+
+
+def _note(client, name: str, shard: str, rows: list[dict] | None = None, deleted: list[str] | None = None) -> None:
+    """Remember what this client wrote to `shard` until sync_copies applies it to the shard's copy. Opened with the
+    shard's fingerprint before the first write: the copy is updated only if it was the shard then."""
+    store = _copy_store(client, name)
+    if store is None:
+        return
+    from pipeline.vectors import copies
+
+    pending: dict = client.__dict__.setdefault("paperbase_pending", {})
+    if shard not in pending:
+        pending[shard] = {"before": copies.fingerprint(store, shard), "deleted": set(),
+                          "batch": copies.Batch(_is_sparse(name))}
+    note = pending[shard]
+    if note["batch"] is None:  # too many rows to hold: read back at sync
+        return
+    note["deleted"].update(deleted or ())
+    note["batch"].add(rows or [])
+    if len(note["batch"]) > PENDING_ROWS:
+        note["batch"] = None
+
+
+def sync_copies(client, name: str) -> int:
+    """Bring the search copies of `name` up to date after writes (flushed first): apply what this client wrote to
+    each shard whose copy was the shard before those writes, and read back from Milvus the copy of every other shard
+    that has none or one that is behind (a store from before copies, a run killed before its sync). Returns how many
+    shards were read back. The encode stage and prune run it once per collection at their end."""
+    store = _copy_store(client, name)
+    pending = client.__dict__.get("paperbase_pending", {})
+    if store is None:
+        return 0
+    from pipeline.vectors import copies
+
+    metric = _copy_metric(name)
+    read_back = 0
+    for shard in layout(client, name).shards:
+        note = pending.pop(shard, None)
+        now = copies.fingerprint(store, shard)
+        root = copies.copies_dir(store) / shard
+        if now is None or copies.recorded(root) == now:
+            continue
+        if note is not None and note["batch"] is not None and note["before"] is not None:
+            old = copies.fresh_as(store, shard, note["before"])
+            if old is not None:
+                old.updated(now, note["deleted"], note["batch"]).save(root)
+                continue
+        if _read_back(client, store, name, shard, metric):
+            read_back += 1
+    return read_back
+
+
+def _read_back(client, store: Path, name: str, shard: str, metric: str) -> bool:
+    from pipeline.vectors import copies
+
+    _ensure_loaded(client, [shard])
+    before = copies.fingerprint(store, shard)
+    fields = [f["name"] for f in client.describe_collection(shard)["fields"]]  # the stored text too, where it is kept
+    sparse = _is_sparse(name)
+    batch = copies.Batch(sparse, None if sparse else _dim_of(client, shard))
+    for part in client.list_partitions(shard):
+        got = client.query(shard, filter="", output_fields=fields, partition_names=[part], limit=MAX_QUERY,
+                           consistency_level="Strong")
+        if len(got) >= MAX_QUERY:  # a bucket too large to read in one query: the shard stays with Milvus
+            log.warning("%s: partition %s holds %d+ rows; no search copy", shard, part, MAX_QUERY)
+            return False
+        batch.add(got)
+    if copies.fingerprint(store, shard) != before:
+        return False
+    batch.copy(before, metric).save(copies.copies_dir(store) / shard)
+    return True
+
+
+def _is_sparse(name: str) -> bool:
+    from schemas.vectorstore import collection
+
+    return collection(name).is_sparse
+
+
+def _dim_of(client, shard: str) -> int:
+    for f in client.describe_collection(shard)["fields"]:
+        if f["name"] == "vector":
+            return int(f.get("params", {}).get("dim", 0))
+    return 0
+
+
+def _empty_copies(client, name: str, shards: list[str], sparse: bool, dim: int | None) -> None:
+    """Start new shards with empty copies, recorded at the shards' fingerprints after creation."""
+    store = _copy_store(client, name)
+    if store is None:
+        return
+    from pipeline.vectors import copies
+
+    for shard in shards:
+        fp = copies.fingerprint(store, shard)
+        if fp is not None:
+            copies.Batch(sparse, dim).copy(fp, _copy_metric(name)).save(copies.copies_dir(store) / shard)
+
+
+def _search_copies(client, name: str, targets: list[tuple[str, list[str] | None]], vector, limit: int,
+                   expr: str | None, fields: list[str],
+                   text: bool = False) -> tuple[list[dict], list[tuple[str, list[str] | None]]]:
+    """Hits from the targets whose copies are fresh (with the stored text when `text` and the copy has it), and the
+    targets left for Milvus."""
+    store = _copy_store(client, name)
+    if store is None:
+        return [], targets
+    from pipeline.vectors import copies
+
+    hits: list[dict] = []
+    rest = []
+    for target in targets:
+        shard = target[0]
+        copy = copies.fresh(store, shard)
+        if copy is None:
+            rest.append(target)
+            continue
+        if not len(copy):
+            continue
+        try:
+            admitted = copies.mask(store, shard, copy, expr)
+        except Exception:  # noqa: BLE001 - a filter Milvus Lite's engine cannot compile: Milvus reports it
+            return [], targets
+        hits += copy.search(vector, limit, admitted,
+                            [*fields, TEXT_FIELD] if text and TEXT_FIELD in copy.meta.column_names else fields)
+    return hits, rest
 
 
 def create_collection(client, coll: Collection, dim: int | None, buckets: int = PAPER_BUCKETS,
@@ -355,6 +530,9 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
         client.create_alias(names[0], coll.name)
     for key in ("paperbase_layouts", "paperbase_text"):
         client.__dict__.get(key, {}).pop(coll.name, None)
+    if shards:
+        _empty_copies(client, coll.name, [n for n in names if n not in have], coll.is_sparse,
+                      None if coll.is_sparse else int(dim or coll.field("vector").raw["dim"]))
 
 
 def _schema(client, coll: Collection, dim: int | None):
@@ -424,6 +602,57 @@ def load(client, name: str) -> None:
     """Load every shard of a collection (collections come back released after a restart; search and query need them
     loaded). A search loads only the shards it visits (search())."""
     _ensure_loaded(client, list(layout(client, name).shards))
+
+
+def stray_copies(client, name: str, ids_by_paper: dict[str, set[int]]) -> list[str]:
+    """Shards whose current search copy does not hold exactly Milvus's ids for these papers (`check`); their copies
+    are removed, so searches go to Milvus until the next encode reads them back."""
+    store = _copy_store(client, name)
+    if store is None:
+        return []
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from pipeline.vectors import copies
+
+    lay = layout(client, name)
+    by_shard: dict[str, dict[str, set[int]]] = {}
+    for pdf_id, ids in ids_by_paper.items():
+        by_shard.setdefault(lay.place(pdf_id)[0], {})[pdf_id] = ids
+    bad = []
+    for shard in lay.shards:
+        copy = copies.fresh(store, shard)
+        if copy is None:
+            continue
+        mine = by_shard.get(shard, {})
+        want = set().union(*mine.values()) if mine else set()
+        got = set()
+        if len(copy):
+            rows = copy.meta.filter(pc.is_in(copy.meta["pdf_id"], pa.array(sorted(mine), pa.string())))
+            got = set(rows["id"].to_pylist())
+        if got != want:
+            bad.append(shard)
+    if bad:
+        copies.forget(store, bad)
+    return bad
+
+
+def warm(client, name: str) -> None:
+    """Make a long-lived reader's first search of `name` cheap: a shard with a fresh search copy has its copy read
+    into memory, any other shard is loaded into Milvus."""
+    store = _copy_store(client, name)
+    rest = []
+    for shard in layout(client, name).shards:
+        copy = None
+        if store is not None:
+            from pipeline.vectors import copies
+
+            copy = copies.fresh(store, shard)
+        if copy is None:
+            rest.append(shard)
+        else:
+            copy.touch()
+    _ensure_loaded(client, rest)
 
 
 def _ensure_loaded(client, shards: list[str]) -> None:

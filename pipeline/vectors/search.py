@@ -153,10 +153,8 @@ def _run(client, coll, vector, expr: str, limit: int, fields: list[str], params:
             raise UnknownCollection(f"collection {name} does not exist yet (no vectors were built); run `paperbase encode`")
         if ready is not None:
             ready.add(name)
-    pins = pinned_papers(expr)
-    if coll.is_sparse and milvus.stores_text(client, name, pins):
-        fields = [*fields, milvus.TEXT_FIELD]
-    return milvus.search(client, name, vector, limit=limit, expr=expr, fields=fields, params=params, pdf_ids=pins)
+    return milvus.search(client, name, vector, limit=limit, expr=expr, fields=fields, params=params,
+                         pdf_ids=pinned_papers(expr), text=coll.is_sparse)
 
 
 def hybrid_collections(settings, client) -> list[str]:

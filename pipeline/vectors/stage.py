@@ -136,6 +136,7 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
                 except Exception as exc:  # Milvus or DuckDB trouble: report it, keep going with other collections
                     rep.status, rep.retryable = Status.FAILED, is_transient(exc)
                     rep.errors.append(f"{type(exc).__name__}: {exc}")
+                _refresh_copies(client, coll.name)
                 rep.seconds = round(time.perf_counter() - started, 3)
     except Exception as exc:  # the store could not be opened at all (locked, unreachable)
         if not isinstance(exc, VectorError) and not is_transient(exc):
@@ -143,6 +144,17 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
         report.errors.append(str(exc))
         report.unreachable = is_transient(exc)
     return report
+
+
+def _refresh_copies(client, name: str) -> None:
+    """Read back the search copies a collection lacks (copies.py); a failure costs speed, not answers."""
+    try:
+        if name in milvus.existing(client, [name]):
+            n = milvus.sync_copies(client, name)
+            if n:
+                log.info("%s: search copies of %d shard(s) read back from Milvus", name, n)
+    except Exception as exc:  # noqa: BLE001 - the shards stay searched in Milvus
+        log.warning("%s: search copies not refreshed: %s: %s", name, type(exc).__name__, exc)
 
 
 class _LazyEncoder:
@@ -411,4 +423,5 @@ def remove_papers(settings, paper_ids: list[str]) -> int:
             milvus.delete_papers(client, name, paper_ids)
             milvus.flush(client, name, paper_ids)
             removed += before - milvus.count(client, name)
+            _refresh_copies(client, name)
     return removed

@@ -230,6 +230,7 @@ def test_encoded_papers_sit_in_their_buckets_and_a_pinned_search_equals_the_unpi
     with Reader(settings) as reader:
         assert reader.warm() == [BM25]
         client = reader.client
+        milvus.load(client, BM25)  # the raw queries below need the shards loaded (searches answer from the copies)
         assert milvus.buckets(client, BM25) == milvus.PAPER_BUCKETS
         paper = reader.papers()[0]["paper_id"]
         shard, part = milvus.layout(client, BM25).place(paper)

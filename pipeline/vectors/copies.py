@@ -1,0 +1,365 @@
+"""Search copies: each shard of an embedded (Milvus Lite) collection mirrored as numpy arrays, searched without Milvus.
+
+Why: Milvus Lite is pure Python. Every search walks every row of the shards it covers in a Python loop (version
+dedup, tombstones, filter mask) before any index is consulted, its sparse postings are rebuilt per segment in every
+new process, and a shard is read whole into memory the first time a process touches it (docs/scale.md: 1 s for a
+library-wide hybrid search at 300k vectors in a warm process, minutes from a cold one). The same arrays scored by
+numpy take milliseconds and open by memory-mapping. No library offers "Milvus Lite's rows as arrays, kept in step with
+it"; faiss (installed with Milvus Lite) would add nothing over one numpy product at these sizes and exact scores.
+
+Rules:
+- Milvus stays the store of record. A copy belongs to one shard and records that shard's *fingerprint*: the identity
+  of its schema file, the manifest's write sequence number (every insert and delete takes one; background compaction
+  takes none) and its write-ahead log files. A search uses a shard's copy only while the shard's fingerprint is the one
+  the copy recorded (one `stat` and a small JSON read per shard); any other state, whoever caused it, sends that
+  shard's search to Milvus as before. So a copy is either exactly the shard or unused: never a wrong answer.
+- Copies follow writes: `milvus.insert` / `delete_papers` note what they did per shard (with the shard's fingerprint
+  before the first of them), and `milvus.flush` applies it to the copy when that fingerprint is still the copy's,
+  then records the shard's new one. A shard created by paperbase starts with an empty copy. A store from before
+  copies, or a shard whose copy fell behind (a process killed between write and flush), gets its copy read back from
+  Milvus at the end of the next encode (`refresh`): about 0.2 s (BM25) to 0.4 s (384-d) per 1,000 vectors, once.
+- Scores are Milvus's: COSINE on vectors normalised when copied (the dot product), IP on float32 sparse weights; exact
+  search (an HNSW collection's approximate hits become exact ones). Filters are compiled and evaluated by Milvus
+  Lite's own filter engine over the copy's scalar columns, so they mean what they mean to Milvus; a filter it cannot
+  compile there goes to Milvus, which reports the error.
+- Files: `<store>-copies/<shard>/CURRENT` names the version directory and its fingerprint; a writer fills a new
+  version directory and replaces CURRENT atomically, so readers (which memory-map) never see a half-written copy.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+SUFFIX = "-copies"
+CURRENT = "CURRENT"
+_META = "meta.arrow"
+_VECTOR = "vector"
+_SKIP = {"vector"}  # stored as arrays, not in the scalar table
+
+
+def copies_dir(store: Path) -> Path:
+    return Path(f"{store}{SUFFIX}")
+
+
+# --------------------------------------------------------------------------- fingerprints
+
+_manifest_seq: dict[str, tuple[tuple[int, int, int], int]] = {}
+
+
+def fingerprint(store: Path, shard: str) -> str | None:
+    """The shard's state as far as its rows go (see module rules), or None when it has no files (not Milvus Lite, or
+    not created yet)."""
+    d = Path(store) / "collections" / shard
+    try:
+        schema = (d / "schema.json").stat()
+        man = d / "manifest.json"
+        st = man.stat()
+        key = (st.st_ino, st.st_mtime_ns, st.st_size)
+        cached = _manifest_seq.get(str(man))
+        if cached and cached[0] == key:
+            seq = cached[1]
+        else:
+            seq = int(json.loads(man.read_text())["current_seq"])
+            _manifest_seq[str(man)] = (key, seq)
+        try:
+            wal = sorted(f"{e.name}={e.stat().st_size}" for e in os.scandir(d / "wal"))
+        except FileNotFoundError:
+            wal = []
+    except (FileNotFoundError, KeyError, ValueError):
+        return None
+    return f"{schema.st_ino}.{schema.st_mtime_ns}:{seq}:{','.join(wal)}"
+
+
+# --------------------------------------------------------------------------- the arrays of one shard
+
+
+@dataclass
+class Copy:
+    """One shard's rows: scalar columns (`meta`, a pyarrow table with `id`), and either dense rows (`dense`, n x dim,
+    normalised when the metric is COSINE) or sparse ones, row-major (`indptr`, `terms`, `weights`) for updates and
+    term-major (`t_terms`, `t_starts`, `t_rows`, `t_weights`) for search."""
+
+    fingerprint: str
+    metric: str
+    meta: object
+    dense: np.ndarray | None = None
+    indptr: np.ndarray | None = None
+    terms: np.ndarray | None = None
+    weights: np.ndarray | None = None
+    t_terms: np.ndarray | None = None
+    t_starts: np.ndarray | None = None
+    t_rows: np.ndarray | None = None
+    t_weights: np.ndarray | None = None
+
+    @property
+    def sparse(self) -> bool:
+        return self.dense is None
+
+    def __len__(self) -> int:
+        return self.meta.num_rows
+
+    def touch(self) -> None:
+        """Read every page of the memory-mapped arrays (a long-lived reader warms up)."""
+        for arr in (self.dense, self.t_rows, self.t_weights, self.t_terms, self.t_starts):
+            if arr is not None and len(arr):
+                np.asarray(arr).sum()
+
+    # ---- search
+
+    def search(self, vector, limit: int, mask: np.ndarray | None, fields: list[str]) -> list[dict]:
+        """Top `limit` rows as Milvus hit dicts ({"id", "distance", "entity"}), best first."""
+        n = len(self)
+        if not n or limit <= 0:
+            return []
+        if self.sparse:
+            scores, candidates = self._sparse_scores(vector, n)
+        else:
+            q = np.asarray(vector, dtype=np.float32)
+            if self.metric == "COSINE":
+                norm = float(np.linalg.norm(q))
+                q = q / norm if norm else q
+            scores = self.dense @ q
+            candidates = None
+        if mask is not None:
+            candidates = mask if candidates is None else candidates & mask
+        if candidates is not None:
+            idx = np.flatnonzero(candidates)
+            if not len(idx):
+                return []
+            sub = scores[idx]
+        else:
+            idx, sub = None, scores
+        k = min(limit, len(sub))
+        top = np.argpartition(-sub, k - 1)[:k] if k < len(sub) else np.arange(len(sub))
+        top = top[np.argsort(-sub[top], kind="stable")]
+        rows = idx[top] if idx is not None else top
+        picked = self.meta.take(rows).to_pylist()
+        out = []
+        for r, s, ent in zip(rows, sub[top], picked):
+            out.append({"id": int(ent["id"]), "distance": float(s),
+                        "entity": {f: ent[f] for f in fields if f in ent}})
+        return out
+
+    def _sparse_scores(self, vector: dict, n: int) -> tuple[np.ndarray, np.ndarray]:
+        rows, weights = [], []
+        for term, qw in vector.items():
+            i = int(np.searchsorted(self.t_terms, term))
+            if i < len(self.t_terms) and int(self.t_terms[i]) == int(term):
+                a, b = int(self.t_starts[i]), int(self.t_starts[i + 1])
+                rows.append(self.t_rows[a:b])
+                weights.append(self.t_weights[a:b].astype(np.float64) * float(np.float32(qw)))
+        if not rows:
+            return np.zeros(n), np.zeros(n, dtype=bool)
+        r = np.concatenate(rows)
+        return np.bincount(r, np.concatenate(weights), minlength=n), np.bincount(r, minlength=n) > 0
+
+    # ---- build
+
+    @classmethod
+    def _dense(cls, fingerprint: str, metric: str, meta, dense: np.ndarray) -> "Copy":
+        if metric == "COSINE" and len(dense):
+            norms = np.linalg.norm(dense, axis=1, keepdims=True)
+            dense = dense / np.where(norms == 0, 1, norms)
+        return cls(fingerprint, metric, meta, dense=np.ascontiguousarray(dense, dtype=np.float32))
+
+    @classmethod
+    def _sparse(cls, fingerprint: str, metric: str, meta, indptr, terms, weights) -> "Copy":
+        keep = weights != 0  # Milvus drops zero weights
+        if not keep.all():
+            row_of = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))[keep]
+            terms, weights = terms[keep], weights[keep]
+            indptr = np.concatenate([[0], np.cumsum(np.bincount(row_of, minlength=len(indptr) - 1))]).astype(np.int64)
+        row_of = np.repeat(np.arange(len(indptr) - 1, dtype=np.int32), np.diff(indptr))
+        order = np.argsort(terms, kind="stable")
+        t_sorted = terms[order]
+        t_terms, first = np.unique(t_sorted, return_index=True)
+        t_starts = np.concatenate([first, [len(t_sorted)]]).astype(np.int64)
+        return cls(fingerprint, metric, meta, indptr=indptr, terms=terms, weights=weights, t_terms=t_terms,
+                   t_starts=t_starts, t_rows=row_of[order], t_weights=weights[order])
+
+    def updated(self, fingerprint: str, deleted_papers: set[str], batch: "Batch") -> "Copy":
+        """This copy after deleting these papers' rows and inserting the batch (an id inserted again replaces its
+        row)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        added = batch.copy(fingerprint, self.metric)
+        drop = np.zeros(len(self), dtype=bool)
+        if deleted_papers and "pdf_id" in self.meta.column_names:
+            drop |= pc.is_in(self.meta["pdf_id"], pa.array(sorted(deleted_papers), pa.string())).to_numpy(zero_copy_only=False)
+        if len(added):
+            drop |= pc.is_in(self.meta["id"], added.meta["id"]).to_numpy(zero_copy_only=False)
+        keep = np.flatnonzero(~drop)
+        old_meta = self.meta.take(keep)
+        if not len(added):
+            meta = old_meta
+        elif not len(old_meta):
+            meta = added.meta
+        else:
+            meta = pa.concat_tables([old_meta, added.meta.select(old_meta.column_names).cast(old_meta.schema)])
+        if not self.sparse:
+            dense = np.concatenate([self.dense[keep], added.dense]) if len(added) else self.dense[keep]
+            return Copy(fingerprint, self.metric, meta, dense=np.ascontiguousarray(dense))
+        lengths = np.diff(self.indptr)[keep]
+        sel = np.flatnonzero(np.repeat(~drop, np.diff(self.indptr)))
+        indptr = np.concatenate([[0], np.cumsum(np.concatenate([lengths, np.diff(added.indptr)]))]).astype(np.int64)
+        return Copy._sparse(fingerprint, self.metric, meta, indptr, np.concatenate([self.terms[sel], added.terms]),
+                            np.concatenate([self.weights[sel], added.weights]))
+
+    # ---- files
+
+    def save(self, root: Path) -> None:
+        """Write as a new version directory under `root` and switch CURRENT to it; older versions are removed."""
+        import pyarrow as pa
+
+        root.mkdir(parents=True, exist_ok=True)
+        version = f"v{os.getpid()}_{threading.get_ident()}_{len(list(root.iterdir()))}_{np.random.randint(1 << 30)}"
+        target = root / version
+        target.mkdir()
+        with pa.OSFile(str(target / _META), "wb") as sink, pa.ipc.new_file(sink, self.meta.schema) as writer:
+            writer.write_table(self.meta)
+        arrays = {"dense": self.dense} if not self.sparse else {
+            k: getattr(self, k) for k in ("indptr", "terms", "weights", "t_terms", "t_starts", "t_rows", "t_weights")}
+        for k, arr in arrays.items():
+            np.save(target / f"{k}.npy", arr)
+        tmp = root / f"{CURRENT}.{version}.tmp"
+        tmp.write_text(json.dumps({"version": version, "fingerprint": self.fingerprint, "metric": self.metric}))
+        os.replace(tmp, root / CURRENT)
+        for old in root.iterdir():
+            if old.is_dir() and old.name != version:
+                shutil.rmtree(old, ignore_errors=True)
+        _loaded.pop(str(root), None)
+
+    @classmethod
+    def load(cls, root: Path) -> "Copy | None":
+        import pyarrow as pa
+
+        try:
+            head = json.loads((root / CURRENT).read_text())
+            d = root / head["version"]
+            meta = pa.ipc.open_file(pa.memory_map(str(d / _META))).read_all()
+            if (d / "dense.npy").exists():
+                return cls(head["fingerprint"], head["metric"], meta, dense=np.load(d / "dense.npy", mmap_mode="r"))
+            arrays = {k: np.load(d / f"{k}.npy", mmap_mode="r")
+                      for k in ("indptr", "terms", "weights", "t_terms", "t_starts", "t_rows", "t_weights")}
+            return cls(head["fingerprint"], head["metric"], meta, **arrays)
+        except (FileNotFoundError, KeyError, ValueError, OSError) as exc:
+            if (root / CURRENT).exists():
+                log.warning("search copy %s unreadable (%s); its shard is searched in Milvus", root, exc)
+            return None
+
+
+class Batch:
+    """Rows written to a shard, held compactly until they are applied to its copy: scalar fields as dicts, vectors as
+    numpy arrays (a run that encodes a whole library holds them all)."""
+
+    def __init__(self, sparse: bool, dim: int | None = None):
+        self.sparse, self.dim = sparse, dim
+        self.meta: list[dict] = []
+        self.blocks: list = []
+
+    def __len__(self) -> int:
+        return len(self.meta)
+
+    def add(self, rows: list[dict]) -> None:
+        if not rows:
+            return
+        self.meta += [{k: v for k, v in r.items() if k not in _SKIP} for r in rows]
+        if self.sparse:
+            lengths = np.fromiter((len(r[_VECTOR]) for r in rows), dtype=np.int64, count=len(rows))
+            total = int(lengths.sum())
+            terms = np.fromiter((t for r in rows for t in r[_VECTOR]), dtype=np.uint32, count=total)
+            weights = np.fromiter((w for r in rows for w in r[_VECTOR].values()), dtype=np.float32, count=total)
+            self.blocks.append((lengths, terms, weights))
+        else:
+            block = np.asarray([r[_VECTOR] for r in rows], dtype=np.float32)
+            self.dim = block.shape[1]
+            self.blocks.append(block)
+
+    def copy(self, fingerprint: str, metric: str) -> "Copy":
+        import pyarrow as pa
+
+        meta = pa.Table.from_pylist(self.meta) if self.meta else pa.table({"id": pa.array([], pa.int64())})
+        if self.sparse:
+            lengths = np.concatenate([b[0] for b in self.blocks]) if self.blocks else np.zeros(0, np.int64)
+            terms = np.concatenate([b[1] for b in self.blocks]) if self.blocks else np.zeros(0, np.uint32)
+            weights = np.concatenate([b[2] for b in self.blocks]) if self.blocks else np.zeros(0, np.float32)
+            indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+            return Copy._sparse(fingerprint, metric, meta, indptr, terms, weights)
+        dense = np.concatenate(self.blocks) if self.blocks else np.zeros((0, self.dim or 0), dtype=np.float32)
+        return Copy._dense(fingerprint, metric, meta, dense)
+
+
+# --------------------------------------------------------------------------- per-process access
+
+_loaded: dict[str, Copy] = {}  # copy dir -> the copy as last loaded (memory-mapped), reloaded when CURRENT changes
+_lock = threading.Lock()
+
+
+def recorded(root: Path) -> str | None:
+    """The fingerprint a copy on disk records (None: no copy)."""
+    try:
+        return json.loads((root / CURRENT).read_text())["fingerprint"]
+    except (FileNotFoundError, KeyError, ValueError):
+        return None
+
+
+def fresh(store: Path, shard: str) -> Copy | None:
+    """The shard's copy if it holds exactly what the shard holds now, else None (see module rules)."""
+    now = fingerprint(store, shard)
+    return None if now is None else fresh_as(store, shard, now)
+
+
+def fresh_as(store: Path, shard: str, state: str) -> Copy | None:
+    """The shard's copy if it records the shard state `state`, else None."""
+    root = copies_dir(store) / shard
+    with _lock:
+        copy = _loaded.get(str(root))
+        if copy is None or copy.fingerprint != state:
+            if recorded(root) != state:
+                return None
+            copy = Copy.load(root)
+            if copy is None or copy.fingerprint != state:
+                return None
+            _loaded[str(root)] = copy
+    return copy
+
+
+def forget(store: Path, shards: list[str]) -> None:
+    """Remove these shards' copies (the collection is dropped)."""
+    for shard in shards:
+        root = copies_dir(store) / shard
+        _loaded.pop(str(root), None)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+_compiled: dict[tuple[str, str], object] = {}
+
+
+def mask(store: Path, shard: str, copy: Copy, expr: str | None) -> np.ndarray | None:
+    """Rows of the copy the filter admits (None: no filter), by Milvus Lite's filter engine over the copy's columns;
+    raises what that engine raises for a filter it cannot compile."""
+    if not expr:
+        return None
+    key = (str(Path(store) / "collections" / shard), expr)
+    compiled = _compiled.get(key)
+    if compiled is None:
+        from milvus_lite.schema.persistence import load_schema
+        from milvus_lite.search.filter import compile_filter
+
+        compiled = compile_filter(expr, load_schema(str(Path(key[0]) / "schema.json"))[1])
+        if len(_compiled) > 512:
+            _compiled.clear()
+        _compiled[key] = compiled
+    from milvus_lite.search.filter import evaluate_mask
+
+    return np.asarray(evaluate_mask(compiled, copy.meta), dtype=bool)

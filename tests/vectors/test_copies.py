@@ -1,0 +1,193 @@
+"""Search copies (pipeline/vectors/copies.py) on a real Milvus Lite store: the same hits as Milvus for every kind of
+filter, kept in step by writes, never used once the shard moved on without them, read back when missing."""
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.vectors import copies, milvus
+from pipeline.vectors.paper_search import pinned_papers
+from schemas.vectorstore import collection
+
+from tests.vectors.test_paper_buckets import PAPERS, _query, _rows, _same_hits
+from tests.vectors.vechelpers import BM25, MINILM
+
+DIM = 8
+EXPRS = ['pdf_id == "paper-3"', 'pdf_id in ["paper-1", "paper-5"] and page_number >= 2', 'page_number >= 2',
+         'table_name == "chunks" and column_name == "text_content"', 'primary_key like "paper-1%"', '']
+
+
+@pytest.fixture
+def store(tmp_path):
+    from milvus_lite.server_manager import server_manager_instance
+    from pymilvus import MilvusClient
+
+    path = tmp_path / "milvus.db"
+    c = MilvusClient(uri=str(path))
+    c.paperbase_store = path  # what milvus.connect sets on the embedded default
+    yield c, path
+    c.close()
+    server_manager_instance.release_server(str(path))
+
+
+def _fill(client, name: str, sparse: bool, papers=PAPERS, seed: int = 5) -> None:
+    if name not in milvus.existing(client, [name]):
+        milvus.create_collection(client, collection(name), None if sparse else DIM)
+    rng = random.Random(seed)
+    rows = [r for p in papers for r in _rows(p, 20, rng, sparse)]
+    milvus.delete_papers(client, name, list(papers))
+    milvus.insert(client, name, rows)
+    milvus.flush(client, name, list(papers))
+    assert milvus.sync_copies(client, name) == 0  # followed, not read back
+
+
+def _both(client, path: Path, name: str, q, expr: str, limit: int = 10) -> tuple[list[dict], list[dict]]:
+    """(hits through the copies, hits from Milvus alone) for the same search."""
+    params = collection(name).search_params
+    pins = pinned_papers(expr)
+    got = milvus.search(client, name, q, limit=limit, expr=expr, fields=["pdf_id", "page_number"], params=params,
+                        pdf_ids=pins)
+    client.paperbase_store = None
+    try:
+        ref = milvus.search(client, name, q, limit=limit, expr=expr, fields=["pdf_id", "page_number"], params=params,
+                            pdf_ids=pins)
+    finally:
+        client.paperbase_store = path
+    return got, ref
+
+
+def _fresh_shards(path: Path, name: str, client) -> int:
+    return sum(copies.fresh(path, s) is not None for s in milvus.layout(client, name).shards)
+
+
+@pytest.mark.parametrize("name,sparse", [(BM25, True), (MINILM, False)])
+def test_copies_give_milvus_hits_for_every_filter(store, name, sparse):
+    client, path = store
+    _fill(client, name, sparse)
+    assert _fresh_shards(path, name, client) == 16  # created with the collection, followed through the writes
+    q = _query(name, sparse)
+    for expr in EXPRS:
+        got, ref = _both(client, path, name, q, expr)
+        assert got and _same_hits(got, ref), expr
+        mine, theirs = {h["id"]: h["entity"] for h in got}, {h["id"]: h["entity"] for h in ref}
+        assert all(mine[i] == theirs[i] for i in mine.keys() & theirs.keys())  # the same fields, typed alike
+
+
+@pytest.mark.parametrize("name,sparse", [(BM25, True), (MINILM, False)])
+def test_copies_follow_reencodes_and_deletes(store, name, sparse):
+    client, path = store
+    _fill(client, name, sparse)
+    _fill(client, name, sparse, papers=["paper-2", "paper-4"], seed=9)  # re-encoded with other vectors
+    milvus.delete_papers(client, name, ["paper-1"])
+    milvus.flush(client, name, ["paper-1"])
+    assert milvus.sync_copies(client, name) == 0
+    assert _fresh_shards(path, name, client) == 16
+    total = sum(len(copies.fresh(path, s)) for s in milvus.layout(client, name).shards)
+    assert total == milvus.count(client, name) == 20 * (len(PAPERS) - 1)
+    q = _query(name, sparse)
+    for expr in EXPRS:
+        got, ref = _both(client, path, name, q, expr)
+        assert _same_hits(got, ref), expr
+        assert "paper-1" not in {h["entity"]["pdf_id"] for h in got}
+
+
+def test_a_shard_that_moved_on_without_its_copy_is_searched_in_milvus(store):
+    """Rows written past the copy (another writer, a write never flushed by paperbase): the shard's copy is no longer
+    used, the new rows are found, and the next refresh reads the copy back."""
+    client, path = store
+    _fill(client, MINILM, False)
+    shard, part = milvus.layout(client, MINILM).place("paper-3")
+    v = np.ones(DIM, dtype=np.float32) / np.sqrt(DIM)
+    client.insert(shard, [{"id": 1, "vector": v.tolist(), "pdf_id": "paper-3", "page_number": 9, "table_name": "chunks",
+                           "column_name": "text_content", "primary_key": "new"}], partition_name=part)
+    assert copies.fresh(path, shard) is None
+    assert _fresh_shards(path, MINILM, client) == 15
+    got, ref = _both(client, path, MINILM, v.tolist(), "")
+    assert got[0]["id"] == 1 and _same_hits(got, ref)
+    client.flush(shard)
+    assert milvus.sync_copies(client, MINILM) == 1
+    assert _fresh_shards(path, MINILM, client) == 16
+    got, ref = _both(client, path, MINILM, v.tolist(), 'page_number == 9')
+    assert [h["id"] for h in got] == [1] and _same_hits(got, ref)
+
+
+@pytest.mark.parametrize("name,sparse", [(BM25, True), (MINILM, False)])
+def test_missing_copies_are_read_back_from_milvus(store, name, sparse):
+    client, path = store
+    _fill(client, name, sparse)
+    shutil.rmtree(copies.copies_dir(path))  # a store from before copies
+    copies._loaded.clear()
+    assert _fresh_shards(path, name, client) == 0
+    assert milvus.sync_copies(client, name) == 16
+    assert milvus.sync_copies(client, name) == 0  # nothing left behind
+    q = _query(name, sparse)
+    for expr in EXPRS:
+        got, ref = _both(client, path, name, q, expr)
+        assert _same_hits(got, ref), expr
+
+
+def test_a_filter_milvus_rejects_is_still_milvus_error(store):
+    client, path = store
+    _fill(client, BM25, True)
+    with pytest.raises(Exception, match="no_such_field|not exist|unknown|field"):
+        milvus.search(client, BM25, _query(BM25, True), limit=5, expr="no_such_field == 1", fields=["pdf_id"],
+                      params=collection(BM25).search_params)
+
+
+def test_drop_removes_the_copies(store):
+    client, path = store
+    _fill(client, MINILM, False)
+    assert (copies.copies_dir(path) / milvus.shard_name(MINILM, 0)).exists()
+    milvus.drop(client, MINILM)
+    assert not list(copies.copies_dir(path).glob(f"{MINILM}__*"))
+
+
+def test_stray_copies_reports_and_removes_a_copy_that_differs_from_milvus(store):
+    """A copy that claims the shard's state but lacks a row (a bug, or a hand-edited file): `check`'s comparison finds
+    it by id, removes it, and searches of that shard go to Milvus."""
+    client, path = store
+    _fill(client, MINILM, False)
+    ids = {p: {int(e["id"]) for e in milvus.entities(client, MINILM, p)} for p in PAPERS}
+    assert milvus.stray_copies(client, MINILM, ids) == []
+    shard = milvus.layout(client, MINILM).place("paper-3")[0]
+    root = copies.copies_dir(path) / shard
+    good = copies.fresh(path, shard)
+    keep = np.flatnonzero(np.asarray(good.meta["primary_key"].to_pylist()) != "paper-3-0")
+    copies.Copy(good.fingerprint, good.metric, good.meta.take(keep), dense=np.asarray(good.dense)[keep]).save(root)
+    assert copies.fresh(path, shard) is not None  # it claims the shard's state
+    assert milvus.stray_copies(client, MINILM, ids) == [shard]
+    assert copies.fresh(path, shard) is None and not root.exists()
+    assert milvus.sync_copies(client, MINILM) == 1 and milvus.stray_copies(client, MINILM, ids) == []
+
+
+def test_encode_keeps_copies_and_a_reader_searches_them_without_loading_milvus(base_db, tmp_path):
+    """The production path: encode (BM25) leaves every shard with a current copy, `check` finds nothing, a warmed
+    Reader loads no shard into Milvus, and its searches equal those of a Reader with copies off (Milvus alone)."""
+    from pipeline.read import Reader
+    from pipeline.vectors import check, encode_papers
+    from tests.vectors.vechelpers import fresh_dir, make_settings
+
+    settings = make_settings(fresh_dir(base_db, tmp_path / "data"), [BM25], bm25_idf="library")
+    assert encode_papers(settings).status == "ok"
+    store = milvus.lite_path(settings)
+    with milvus.connect(settings) as client:
+        assert _fresh_shards(store, BM25, client) == 16
+    assert check(settings) == []
+    queries = ["retrieval augmented generation", "privacy masking of prompts", "attention heads"]
+    with Reader(settings) as reader:
+        assert reader.warm() == [BM25]
+        assert not reader.client.__dict__.get("paperbase_loaded")  # every shard answered from its copy
+        paper = reader.papers()[0]["paper_id"]
+        got = [[(h.primary_key, round(h.score, 4), h.text) for h in reader.search(q, BM25, filter=f)]
+               for q in queries for f in (None, f'pdf_id == "{paper}"', 'table_name == "chunks"')]
+        assert not reader.client.__dict__.get("paperbase_loaded")
+    off = settings.model_copy(update={"vectors": settings.vectors.model_copy(update={"search_copies": False})})
+    with Reader(off) as reader:
+        ref = [[(h.primary_key, round(h.score, 4), h.text) for h in reader.search(q, BM25, filter=f)]
+               for q in queries for f in (None, f'pdf_id == "{paper}"', 'table_name == "chunks"')]
+        assert reader.client.__dict__.get("paperbase_loaded")  # Milvus did the searching
+    assert all(got) and got == ref
