@@ -9,10 +9,11 @@ it"; faiss (installed with Milvus Lite) would add nothing over one numpy product
 
 Rules:
 - Milvus stays the store of record. A copy belongs to one shard and records that shard's *fingerprint*: the identity
-  of its schema file, the manifest's write sequence number (every insert and delete takes one; background compaction
-  takes none) and its write-ahead log files. A search uses a shard's copy only while the shard's fingerprint is the one
-  the copy recorded (one `stat` and a small JSON read per shard); any other state, whoever caused it, sends that
-  shard's search to Milvus as before. So a copy is either exactly the shard or unused: never a wrong answer.
+  of its schema file and the manifest's write sequence number (every insert and delete takes one; background
+  compaction takes none), taken only while the shard has no unflushed writes (no write-ahead log file). A search uses
+  a shard's copy only while the shard is flushed and its fingerprint is the one the copy recorded (three `stat`s per
+  shard); any other state, whoever caused it, sends that shard's search to Milvus as before. So a copy is either
+  exactly the shard or unused: never a wrong answer.
 - Copies follow writes: `milvus.insert` / `delete_papers` note what they did per shard (with the shard's fingerprint
   before the first of them), and `milvus.flush` applies it to the copy when that fingerprint is still the copy's,
   then records the shard's new one. A shard created by paperbase starts with an empty copy. A store from before
@@ -52,31 +53,36 @@ def copies_dir(store: Path) -> Path:
 
 # --------------------------------------------------------------------------- fingerprints
 
-_manifest_seq: dict[str, tuple[tuple[int, int, int], int]] = {}
+_seen: dict[str, tuple[tuple, str]] = {}  # shard dir -> (the stats it was read at, its fingerprint)
 
 
 def fingerprint(store: Path, shard: str) -> str | None:
-    """The shard's state as far as its rows go (see module rules), or None when it has no files (not Milvus Lite, or
-    not created yet)."""
-    d = Path(store) / "collections" / shard
+    """The shard's state as far as its rows go (see module rules), or None when it has none that a copy may stand
+    for: no files (not Milvus Lite, not created yet), or unflushed writes (write-ahead log files present: a copy is
+    only ever recorded for, and used on, a flushed shard, so appends to a log need not be watched). Three `stat`s
+    per call; the manifest is read again only when its own stat changes."""
+    d = os.path.join(store, "collections", shard)
     try:
-        schema = (d / "schema.json").stat()
-        man = d / "manifest.json"
-        st = man.stat()
-        key = (st.st_ino, st.st_mtime_ns, st.st_size)
-        cached = _manifest_seq.get(str(man))
-        if cached and cached[0] == key:
-            seq = cached[1]
-        else:
-            seq = int(json.loads(man.read_text())["current_seq"])
-            _manifest_seq[str(man)] = (key, seq)
+        schema = os.stat(os.path.join(d, "schema.json"))
+        man = os.stat(os.path.join(d, "manifest.json"))
         try:
-            wal = sorted(f"{e.name}={e.stat().st_size}" for e in os.scandir(d / "wal"))
+            wal = os.stat(os.path.join(d, "wal"))
+            wal_key = (wal.st_ino, wal.st_mtime_ns)
         except FileNotFoundError:
-            wal = []
+            wal_key = None
+        key = (schema.st_ino, schema.st_mtime_ns, man.st_ino, man.st_mtime_ns, man.st_size, wal_key)
+        seen = _seen.get(d)
+        if seen and seen[0] == key:
+            return seen[1] or None
+        if wal_key and any(os.scandir(os.path.join(d, "wal"))):
+            fp = ""
+        else:
+            seq = int(json.loads(Path(d, "manifest.json").read_text())["current_seq"])
+            fp = f"{schema.st_ino}.{schema.st_mtime_ns}:{seq}"
     except (FileNotFoundError, KeyError, ValueError):
         return None
-    return f"{schema.st_ino}.{schema.st_mtime_ns}:{seq}:{','.join(wal)}"
+    _seen[d] = (key, fp)
+    return fp or None
 
 
 # --------------------------------------------------------------------------- the arrays of one shard
@@ -115,11 +121,13 @@ class Copy:
 
     # ---- search
 
-    def search(self, vector, limit: int, mask: np.ndarray | None, fields: list[str]) -> list[dict]:
-        """Top `limit` rows as Milvus hit dicts ({"id", "distance", "entity"}), best first."""
+    def top(self, vector, limit: int, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, scores) of the best `limit` rows the mask admits, best first (Milvus's order: larger is better
+        for COSINE and IP)."""
         n = len(self)
+        none = np.zeros(0, dtype=np.int64), np.zeros(0)
         if not n or limit <= 0:
-            return []
+            return none
         if self.sparse:
             scores, candidates = self._sparse_scores(vector, n)
         else:
@@ -127,40 +135,41 @@ class Copy:
             if self.metric == "COSINE":
                 norm = float(np.linalg.norm(q))
                 q = q / norm if norm else q
-            scores = self.dense @ q
+            scores = np.asarray(self.dense) @ q
             candidates = None
         if mask is not None:
             candidates = mask if candidates is None else candidates & mask
-        if candidates is not None:
-            idx = np.flatnonzero(candidates)
-            if not len(idx):
-                return []
-            sub = scores[idx]
-        else:
-            idx, sub = None, scores
+        idx = np.flatnonzero(candidates) if candidates is not None else None
+        sub = scores[idx] if idx is not None else scores
+        if not len(sub):
+            return none
         k = min(limit, len(sub))
         top = np.argpartition(-sub, k - 1)[:k] if k < len(sub) else np.arange(len(sub))
         top = top[np.argsort(-sub[top], kind="stable")]
-        rows = idx[top] if idx is not None else top
+        return (idx[top] if idx is not None else top), sub[top]
+
+    def hits(self, rows: np.ndarray, scores: np.ndarray, fields: list[str]) -> list[dict]:
+        """Milvus hit dicts ({"id", "distance", "entity"}) of these rows."""
         picked = self.meta.take(rows).to_pylist()
-        out = []
-        for r, s, ent in zip(rows, sub[top], picked):
-            out.append({"id": int(ent["id"]), "distance": float(s),
-                        "entity": {f: ent[f] for f in fields if f in ent}})
-        return out
+        return [{"id": int(ent["id"]), "distance": float(sc), "entity": {f: ent[f] for f in fields if f in ent}}
+                for sc, ent in zip(scores, picked)]
+
+    def search(self, vector, limit: int, mask: np.ndarray | None, fields: list[str]) -> list[dict]:
+        """Top `limit` rows as Milvus hit dicts, best first."""
+        return self.hits(*self.top(vector, limit, mask), fields)
 
     def _sparse_scores(self, vector: dict, n: int) -> tuple[np.ndarray, np.ndarray]:
-        rows, weights = [], []
-        for term, qw in vector.items():
-            i = int(np.searchsorted(self.t_terms, term))
-            if i < len(self.t_terms) and int(self.t_terms[i]) == int(term):
-                a, b = int(self.t_starts[i]), int(self.t_starts[i + 1])
-                rows.append(self.t_rows[a:b])
-                weights.append(self.t_weights[a:b].astype(np.float64) * float(np.float32(qw)))
-        if not rows:
+        terms = np.fromiter(vector.keys(), dtype=np.int64, count=len(vector))
+        qw = np.fromiter(vector.values(), dtype=np.float32, count=len(vector)).astype(np.float64)
+        at = np.searchsorted(self.t_terms, terms)
+        found = at < len(self.t_terms)
+        found[found] = self.t_terms[at[found]] == terms[found]
+        if not found.any():
             return np.zeros(n), np.zeros(n, dtype=bool)
-        r = np.concatenate(rows)
-        return np.bincount(r, np.concatenate(weights), minlength=n), np.bincount(r, minlength=n) > 0
+        starts, ends = self.t_starts[at[found]], self.t_starts[at[found] + 1]
+        rows = np.concatenate([self.t_rows[a:b] for a, b in zip(starts, ends)])
+        weights = np.concatenate([self.t_weights[a:b].astype(np.float64) * w for a, b, w in zip(starts, ends, qw[found])])
+        return np.bincount(rows, weights, minlength=n), np.bincount(rows, minlength=n) > 0
 
     # ---- build
 
@@ -179,9 +188,11 @@ class Copy:
             terms, weights = terms[keep], weights[keep]
             indptr = np.concatenate([[0], np.cumsum(np.bincount(row_of, minlength=len(indptr) - 1))]).astype(np.int64)
         row_of = np.repeat(np.arange(len(indptr) - 1, dtype=np.int32), np.diff(indptr))
-        order = np.argsort(terms, kind="stable")
+        order = np.argsort(terms)  # order within a term's postings does not matter: scores are sums
         t_sorted = terms[order]
-        t_terms, first = np.unique(t_sorted, return_index=True)
+        first = np.flatnonzero(np.concatenate([[True], t_sorted[1:] != t_sorted[:-1]])) if len(t_sorted) \
+            else np.zeros(0, dtype=np.int64)
+        t_terms = t_sorted[first]
         t_starts = np.concatenate([first, [len(t_sorted)]]).astype(np.int64)
         return cls(fingerprint, metric, meta, indptr=indptr, terms=terms, weights=weights, t_terms=t_terms,
                    t_starts=t_starts, t_rows=row_of[order], t_weights=weights[order])

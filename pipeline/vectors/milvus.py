@@ -37,6 +37,8 @@ from contextlib import contextmanager
 from hashlib import blake2b
 from pathlib import Path
 
+import numpy as np
+
 from schemas.vectorstore import Collection
 
 # pymilvus pings every 10 s; Milvus Lite's server answers "too_many_pings" and gRPC's C core logs each GOAWAY as
@@ -191,16 +193,30 @@ def _schema_names() -> list[str]:
 
 def existing(client, names: list[str] | None = None) -> set[str]:
     """Which of these collections (default: the schema's) exist and are complete; asked afresh every time, since
-    another process may have created or dropped one, and the cached layout of one that changed is dropped."""
+    another process may have created or dropped one, and the cached layout of one that changed is dropped. A known
+    collection whose every shard has a current search copy counts as existing without asking Milvus (drop() removes
+    the copies before anything else)."""
     cache: dict[str, Layout] = client.__dict__.setdefault("paperbase_layouts", {})
     out = set()
     for name in names if names is not None else _schema_names():
+        if name in cache and _all_copied(client, cache[name]):
+            out.add(name)  # every shard has a current copy, which drop() removes before anything else
+            continue
         shards = _describe(client, name)
         if name in cache and cache[name].shards != shards:
             cache.pop(name)
         if shards:
             out.add(name)
     return out
+
+
+def _all_copied(client, lay: Layout) -> bool:
+    store = _copy_store(client, lay.name)
+    if store is None:
+        return False
+    from pipeline.vectors import copies
+
+    return all(copies.fresh(store, s) is not None for s in lay.shards)
 
 
 def layout(client, name: str) -> Layout:
@@ -291,22 +307,23 @@ def flush(client, name: str, pdf_ids: list[str] | None = None) -> None:
 
 
 def drop(client, name: str) -> None:
-    """Drop a collection: its alias first (it no longer exists from then on), then every shard, complete or not, or
+    """Drop a collection: its search copies first (a complete set of copies is taken as proof that the collection
+    exists: existing()), then its alias (it no longer exists from then on), then every shard, complete or not, or
     the one collection of an older store."""
+    store = getattr(client, "paperbase_store", None)
+    if store is not None:
+        from pipeline.vectors import copies
+
+        copies.forget(Path(store), [d.name for d in copies.copies_dir(Path(store)).glob(f"{name}{SHARD_MARK}*")])
     try:
         if _describe(client, name) not in (None, (name,)):
             client.drop_alias(name)
     except Exception:  # noqa: BLE001 - no alias to drop
         pass
-    store = getattr(client, "paperbase_store", None)
     for shard in _physical(client, name):
         client.drop_collection(shard)
         client.__dict__.get("paperbase_loaded", set()).discard(shard)
         client.__dict__.get("paperbase_pending", {}).pop(shard, None)
-        if store is not None:
-            from pipeline.vectors import copies
-
-            copies.forget(Path(store), [shard])
     for key in ("paperbase_layouts", "paperbase_text"):
         client.__dict__.get(key, {}).pop(name, None)
 
@@ -481,7 +498,7 @@ def _search_copies(client, name: str, targets: list[tuple[str, list[str] | None]
         return [], targets
     from pipeline.vectors import copies
 
-    hits: list[dict] = []
+    found: list[tuple[object, np.ndarray, np.ndarray]] = []
     rest = []
     for target in targets:
         shard = target[0]
@@ -495,8 +512,20 @@ def _search_copies(client, name: str, targets: list[tuple[str, list[str] | None]
             admitted = copies.mask(store, shard, copy, expr)
         except Exception:  # noqa: BLE001 - a filter Milvus Lite's engine cannot compile: Milvus reports it
             return [], targets
-        hits += copy.search(vector, limit, admitted,
-                            [*fields, TEXT_FIELD] if text and TEXT_FIELD in copy.meta.column_names else fields)
+        found.append((copy, *copy.top(vector, limit, admitted)))
+    if not found:
+        return [], rest
+    # the best `limit` over all copies first, then only those rows become dicts (a dense search over-fetches)
+    scores = np.concatenate([sc for _c, _r, sc in found])
+    owner = np.concatenate([np.full(len(sc), i) for i, (_c, _r, sc) in enumerate(found)])
+    rows = np.concatenate([r for _c, r, _sc in found])
+    best = np.argsort(-scores, kind="stable")[:limit]
+    hits: list[dict] = []
+    for i, (copy, _r, _sc) in enumerate(found):
+        mine = best[owner[best] == i]
+        if len(mine):
+            hits += copy.hits(rows[mine], scores[mine],
+                              [*fields, TEXT_FIELD] if text and TEXT_FIELD in copy.meta.column_names else fields)
     return hits, rest
 
 

@@ -164,6 +164,10 @@ class OnnxSentenceEncoder(TextEncoder):
         opts = ort.SessionOptions()
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         opts.intra_op_num_threads = os.cpu_count() or 1
+        # ONNX Runtime's worker threads otherwise spin for a while after every run, holding the cores that the search
+        # right after the query encoding needs (measured at 300k vectors: a library-wide dense search over the search
+        # copies, query encoding included, 92 -> 45 ms p50; batch encoding throughput unchanged)
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         providers = ["CPUExecutionProvider"]
         if (device is None or device.startswith("cuda")) and "CUDAExecutionProvider" in ort.get_available_providers():
             providers.insert(0, "CUDAExecutionProvider")

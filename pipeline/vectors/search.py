@@ -20,6 +20,7 @@ Rules:
 from __future__ import annotations
 
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -183,13 +184,22 @@ def hybrid_search(settings, query: str, table_name: str | None = None, column_na
     names = collections or hybrid_collections(settings, client)
     if not names:
         raise UnknownCollection("no text collection has vectors yet; run `paperbase encode`")
-    lists: dict[str, list[Hit]] = {}
-    for name in names:
+    def leg(name: str) -> list[Hit] | None:
         try:
-            lists[name] = search(settings, query, name, table_name, column_name, filter, max(limit, cfg.candidates),
-                                 client=client, reading=reading, ready=ready, cache=cache, join_text=False)
+            return search(settings, query, name, table_name, column_name, filter, max(limit, cfg.candidates),
+                          client=client, reading=reading, ready=ready, cache=cache, join_text=False)
         except (UnknownCollection, ModelUnavailable):
-            continue  # e.g. BM25 with no corpus statistics yet, or a model that vanished: fuse the others
+            return None  # e.g. BM25 with no corpus statistics yet, or a model that vanished: fuse the others
+
+    # the lists are searched at once: the query encoder and numpy's products release the GIL (2 cores: ~20% off a
+    # library-wide hybrid search, docs/scale.md); only the BM25 leg reads DuckDB (its statistics), so the reader's
+    # one connection is never used by two threads
+    if len(names) > 1:
+        with ThreadPoolExecutor(max_workers=len(names)) as pool:
+            found = dict(zip(names, pool.map(leg, names)))
+    else:
+        found = {names[0]: leg(names[0])}
+    lists: dict[str, list[Hit]] = {n: hits for n, hits in found.items() if hits is not None}
     fused = fusion.fuse(lists, {n: cfg.weight(n) for n in lists}, method=cfg.method, k=cfg.rrf_k)[:limit]
     hits = [Hit(round(score, 6), h.pdf_id, h.page_number, h.table_name, h.column_name, h.primary_key,
                 text=_stored_text(lists, h)) for score, h in fused]
