@@ -14,11 +14,13 @@ Rules:
   a shard's copy only while the shard is flushed and its fingerprint is the one the copy recorded (three `stat`s per
   shard); any other state, whoever caused it, sends that shard's search to Milvus as before. So a copy is either
   exactly the shard or unused: never a wrong answer.
-- Copies follow writes: `milvus.insert` / `delete_papers` note what they did per shard (with the shard's fingerprint
-  before the first of them), and `milvus.flush` applies it to the copy when that fingerprint is still the copy's,
-  then records the shard's new one. A shard created by paperbase starts with an empty copy. A store from before
-  copies, or a shard whose copy fell behind (a process killed between write and flush), gets its copy read back from
-  Milvus at the end of the next encode (`refresh`): about 0.2 s (BM25) to 0.4 s (384-d) per 1,000 vectors, once.
+- Copies follow writes: `milvus.insert` / `delete_papers` note what they did per shard, in order (with the shard's
+  fingerprint before the first of them), and `milvus.sync_copies`, run by the encode stage and prune once per
+  collection at the end of their run, applies it to a copy that was the shard before those writes and records the
+  shard's new fingerprint. A shard created by paperbase starts with an empty copy. A store from before copies, or a
+  shard whose copy fell behind (a run killed before its sync, a write from elsewhere), has its copy read back from
+  Milvus by the next sync: about 0.2 s (BM25) to 0.4 s (384-d) per 1,000 vectors, once. Until then that shard is
+  searched in Milvus.
 - Scores are Milvus's: COSINE on vectors normalised when copied (the dot product), IP on float32 sparse weights; exact
   search (an HNSW collection's approximate hits become exact ones). Filters are compiled and evaluated by Milvus
   Lite's own filter engine over the copy's scalar columns, so they mean what they mean to Milvus; a filter it cannot
@@ -153,10 +155,6 @@ class Copy:
         picked = self.meta.take(rows).to_pylist()
         return [{"id": int(ent["id"]), "distance": float(sc), "entity": {f: ent[f] for f in fields if f in ent}}
                 for sc, ent in zip(scores, picked)]
-
-    def search(self, vector, limit: int, mask: np.ndarray | None, fields: list[str]) -> list[dict]:
-        """Top `limit` rows as Milvus hit dicts, best first."""
-        return self.hits(*self.top(vector, limit, mask), fields)
 
     def _sparse_scores(self, vector: dict, n: int) -> tuple[np.ndarray, np.ndarray]:
         terms = np.fromiter(vector.keys(), dtype=np.int64, count=len(vector))
@@ -295,6 +293,20 @@ class Batch:
             block = np.asarray([r[_VECTOR] for r in rows], dtype=np.float32)
             self.dim = block.shape[1]
             self.blocks.append(block)
+
+    def forget(self, papers: set[str]) -> None:
+        """Drop the rows of these papers (deleted after they were written: deletes and inserts apply in order)."""
+        keep = np.fromiter((m.get("pdf_id") not in papers for m in self.meta), dtype=bool, count=len(self.meta))
+        if keep.all():
+            return
+        self.meta = [m for m, k in zip(self.meta, keep) if k]
+        if self.sparse:
+            lengths = np.concatenate([b[0] for b in self.blocks])
+            entries = np.repeat(keep, lengths)
+            self.blocks = [(lengths[keep], np.concatenate([b[1] for b in self.blocks])[entries],
+                            np.concatenate([b[2] for b in self.blocks])[entries])]
+        else:
+            self.blocks = [np.concatenate(self.blocks)[keep]]
 
     def copy(self, fingerprint: str, metric: str) -> "Copy":
         import pyarrow as pa

@@ -406,7 +406,9 @@ def _note(client, name: str, shard: str, rows: list[dict] | None = None, deleted
     note = pending[shard]
     if note["batch"] is None:  # too many rows to hold: read back at sync
         return
-    note["deleted"].update(deleted or ())
+    if deleted:
+        note["deleted"].update(deleted)
+        note["batch"].forget(set(deleted))  # rows this client wrote earlier for these papers are gone too
     note["batch"].add(rows or [])
     if len(note["batch"]) > PENDING_ROWS:
         note["batch"] = None

@@ -191,3 +191,20 @@ def test_encode_keeps_copies_and_a_reader_searches_them_without_loading_milvus(b
                for q in queries for f in (None, f'pdf_id == "{paper}"', 'table_name == "chunks"')]
         assert reader.client.__dict__.get("paperbase_loaded")  # Milvus did the searching
     assert all(got) and got == ref
+
+
+def test_writes_apply_to_the_copy_in_their_order(store):
+    """Within one sync: a paper inserted, then deleted, then another written: the copy holds what Milvus holds."""
+    client, path = store
+    _fill(client, BM25, True, papers=PAPERS[:3])
+    rng = random.Random(3)
+    milvus.insert(client, BM25, _rows("late-paper", 5, rng, True))
+    milvus.flush(client, BM25, ["late-paper"])
+    milvus.delete_papers(client, BM25, ["late-paper", "paper-0"])
+    milvus.insert(client, BM25, _rows("paper-0", 4, rng, True))
+    milvus.flush(client, BM25, ["late-paper", "paper-0"])
+    assert milvus.sync_copies(client, BM25) == 0  # applied, not read back
+    held = {r for s in milvus.layout(client, BM25).shards if (c := copies.fresh(path, s)) is not None and len(c)
+            for r in c.meta["id"].to_pylist()}
+    assert held == {int(e["id"]) for p in [*PAPERS[:3], "late-paper"] for e in milvus.entities(client, BM25, p)}
+    assert len(held) == 20 * 2 + 4
