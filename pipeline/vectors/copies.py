@@ -17,7 +17,8 @@ Rules:
 - Copies follow writes: `milvus.insert` / `delete_papers` note what they did per shard, in order (with the shard's
   fingerprint before the first of them), and `milvus.sync_copies`, run by the encode stage and prune once per
   collection at the end of their run, applies it to a copy that was the shard before those writes and records the
-  shard's new fingerprint. A shard created by paperbase starts with an empty copy. A store from before copies, or a
+  shard's new fingerprint. The same view (copy plus noted writes) names the ids `delete_papers` deletes, so a delete
+  needs neither a query nor a loaded shard. A shard created by paperbase starts with an empty copy. A store from before copies, or a
   shard whose copy fell behind (a run killed before its sync, a write from elsewhere), has its copy read back from
   Milvus by the next sync: about 0.2 s (BM25) to 0.4 s (384-d) per 1,000 vectors, once. Until then that shard is
   searched in Milvus.
@@ -187,13 +188,29 @@ class Copy:
             indptr = np.concatenate([[0], np.cumsum(np.bincount(row_of, minlength=len(indptr) - 1))]).astype(np.int64)
         row_of = np.repeat(np.arange(len(indptr) - 1, dtype=np.int32), np.diff(indptr))
         order = np.argsort(terms)  # order within a term's postings does not matter: scores are sums
-        t_sorted = terms[order]
+        return cls._with_postings(fingerprint, metric, meta, indptr, terms, weights, terms[order], row_of[order],
+                                  weights[order])
+
+    @classmethod
+    def _with_postings(cls, fingerprint: str, metric: str, meta, indptr, terms, weights, t_sorted, t_rows,
+                       t_weights) -> "Copy":
+        """From row-major arrays and the postings sorted by term (`t_sorted`: each posting's term)."""
         first = np.flatnonzero(np.concatenate([[True], t_sorted[1:] != t_sorted[:-1]])) if len(t_sorted) \
             else np.zeros(0, dtype=np.int64)
-        t_terms = t_sorted[first]
         t_starts = np.concatenate([first, [len(t_sorted)]]).astype(np.int64)
-        return cls(fingerprint, metric, meta, indptr=indptr, terms=terms, weights=weights, t_terms=t_terms,
-                   t_starts=t_starts, t_rows=row_of[order], t_weights=weights[order])
+        return cls(fingerprint, metric, meta, indptr=indptr, terms=terms, weights=weights, t_terms=t_sorted[first],
+                   t_starts=t_starts, t_rows=t_rows, t_weights=t_weights)
+
+    def ids_of(self, papers: set[str], deleted_papers: set[str] = frozenset()) -> list:
+        """The ids of these papers' rows, leaving out papers in `deleted_papers` (deleted since the copy was made)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        wanted = sorted(set(papers) - set(deleted_papers))
+        if not wanted or not len(self) or "pdf_id" not in self.meta.column_names:
+            return []
+        hit = pc.is_in(self.meta["pdf_id"], pa.array(wanted, pa.string()))
+        return self.meta["id"].filter(hit).to_pylist()
 
     def updated(self, fingerprint: str, deleted_papers: set[str], batch: "Batch") -> "Copy":
         """This copy after deleting these papers' rows and inserting the batch (an id inserted again replaces its
@@ -221,8 +238,20 @@ class Copy:
         lengths = np.diff(self.indptr)[keep]
         sel = np.flatnonzero(np.repeat(~drop, np.diff(self.indptr)))
         indptr = np.concatenate([[0], np.cumsum(np.concatenate([lengths, np.diff(added.indptr)]))]).astype(np.int64)
-        return Copy._sparse(fingerprint, self.metric, meta, indptr, np.concatenate([self.terms[sel], added.terms]),
-                            np.concatenate([self.weights[sel], added.weights]))
+        # term-major: the kept postings stay in term order (rows renumbered), the batch's are merged in by term, so a
+        # shard's postings are not sorted again (0.35-0.7 s per 19k-row shard here, against tens of ms)
+        row_kept = ~drop[self.t_rows] if drop.any() else slice(None)
+        renumber = (np.cumsum(~drop) - 1).astype(np.int32)
+        old_terms = np.repeat(self.t_terms, np.diff(self.t_starts))[row_kept]
+        old_rows = renumber[self.t_rows[row_kept]]
+        add_terms = np.repeat(added.t_terms, np.diff(added.t_starts))
+        at = np.searchsorted(old_terms, add_terms, side="right")
+        t_sorted = np.insert(old_terms, at, add_terms)
+        return Copy._with_postings(
+            fingerprint, self.metric, meta, indptr, np.concatenate([self.terms[sel], added.terms]),
+            np.concatenate([self.weights[sel], added.weights]), t_sorted,
+            np.insert(old_rows, at, (added.t_rows + len(keep)).astype(np.int32)),
+            np.insert(np.asarray(self.t_weights)[row_kept], at, added.t_weights))
 
     # ---- files
 
@@ -293,6 +322,10 @@ class Batch:
             block = np.asarray([r[_VECTOR] for r in rows], dtype=np.float32)
             self.dim = block.shape[1]
             self.blocks.append(block)
+
+    def ids_of(self, papers: set[str]) -> list:
+        """The ids of these papers' rows held here."""
+        return [m["id"] for m in self.meta if m.get("pdf_id") in papers]
 
     def forget(self, papers: set[str]) -> None:
         """Drop the rows of these papers (deleted after they were written: deletes and inserts apply in order)."""

@@ -274,20 +274,28 @@ def insert(client, name: str, rows: list[dict], chunk: int = 2000) -> None:
 
 
 def delete_papers(client, name: str, pdf_ids: list[str]) -> None:
-    """Delete every vector of these papers: their ids are found in the papers' shards and buckets only and deleted by
-    id (a filter delete makes Milvus Lite query the whole collection); without buckets, a filter delete as before."""
+    """Delete every vector of these papers by id (a filter delete makes Milvus Lite query the whole collection). The
+    ids come from the shard's search copy where it is exact (_ids_from_copy: one RPC per shard, no load, none at all
+    for a paper the shard does not hold), else from a query of the papers' buckets; without buckets, a filter
+    delete as before."""
     if not pdf_ids:
         return
     lay = layout(client, name)
     targets = lay.targets(pdf_ids)
-    _ensure_loaded(client, [s for s, _ in targets])
     by_shard: dict[str, list[str]] = {}
     for p in pdf_ids:
         by_shard.setdefault(lay.place(p)[0], []).append(p)
+    known = {shard: _ids_from_copy(client, name, shard, by_shard[shard]) for shard, parts in targets
+             if parts is not None}
+    _ensure_loaded(client, [s for s, _ in targets if known.get(s) is None])
     for shard, parts in targets:
         _note(client, name, shard, deleted=by_shard.get(shard, pdf_ids))
         if parts is None:
             client.delete(shard, filter=in_filter("pdf_id", pdf_ids))
+            continue
+        if known[shard] is not None:  # the copy (and this client's writes since) says which ids: no query, no load
+            for i in range(0, len(known[shard]), MAX_QUERY):
+                client.delete(shard, ids=known[shard][i:i + MAX_QUERY])
             continue
         mine = by_shard[shard]
         while True:
@@ -297,6 +305,28 @@ def delete_papers(client, name: str, pdf_ids: list[str]) -> None:
                 client.delete(shard, ids=ids)
             if len(ids) < MAX_QUERY:
                 break
+
+
+def _ids_from_copy(client, name: str, shard: str, papers: list[str]) -> list | None:
+    """The ids these papers have in `shard`, read from its search copy plus what this client wrote since the copy was
+    the shard (the same view sync_copies will save), or None when that view is not exact (no copy, a copy behind the
+    shard, writes too many to hold, unflushed writes from elsewhere): then Milvus is queried."""
+    store = _copy_store(client, name)
+    if store is None:
+        return None
+    from pipeline.vectors import copies
+
+    note = client.__dict__.get("paperbase_pending", {}).get(shard)
+    if note is None:
+        copy = copies.fresh(store, shard)
+        return None if copy is None else copy.ids_of(set(papers))
+    if note["batch"] is None or note["before"] is None:
+        return None
+    copy = copies.fresh_as(store, shard, note["before"])
+    if copy is None:
+        return None
+    wanted = set(papers)
+    return copy.ids_of(wanted, note["deleted"]) + note["batch"].ids_of(wanted)
 
 
 def flush(client, name: str, pdf_ids: list[str] | None = None) -> None:

@@ -208,3 +208,77 @@ def test_writes_apply_to_the_copy_in_their_order(store):
             for r in c.meta["id"].to_pylist()}
     assert held == {int(e["id"]) for p in [*PAPERS[:3], "late-paper"] for e in milvus.entities(client, BM25, p)}
     assert len(held) == 20 * 2 + 4
+
+
+def test_a_delete_finds_its_ids_in_the_copy_without_loading_the_shards(store):
+    """A fresh copy (and this client's writes since) names a paper's ids: the delete neither loads the shard nor
+    queries it, and leaves nothing behind, including rows written since the copy was saved."""
+    client, path = store
+    _fill(client, MINILM, False)
+    shards = milvus.layout(client, MINILM).shards
+    for s in shards:
+        client.release_collection(s)
+    client.__dict__.pop("paperbase_loaded", None)
+    milvus.delete_papers(client, MINILM, ["paper-1", "paper-4"])
+    rng = random.Random(11)
+    milvus.insert(client, MINILM, _rows("paper-4", 3, rng, False))  # pending: not in the copy yet
+    milvus.delete_papers(client, MINILM, ["paper-4"])
+    assert not client.__dict__.get("paperbase_loaded")
+    assert all("NotLoad" in str(client.get_load_state(s)["state"]) for s in shards)
+    milvus.flush(client, MINILM, ["paper-1", "paper-4"])
+    assert milvus.sync_copies(client, MINILM) == 0
+    assert milvus.entities(client, MINILM, "paper-1") == [] and milvus.entities(client, MINILM, "paper-4") == []
+    assert milvus.count(client, MINILM) == 20 * (len(PAPERS) - 2)
+
+
+def test_a_delete_on_a_shard_ahead_of_its_copy_asks_milvus(store):
+    """A row the copy never saw (written from elsewhere) is found by querying Milvus, and deleted."""
+    client, path = store
+    _fill(client, MINILM, False)
+    shard, part = milvus.layout(client, MINILM).place("paper-3")
+    v = np.ones(DIM, dtype=np.float32) / np.sqrt(DIM)
+    client.insert(shard, [{"id": 1, "vector": v.tolist(), "pdf_id": "paper-3", "page_number": 9, "table_name": "chunks",
+                           "column_name": "text_content", "primary_key": "new"}], partition_name=part)
+    client.flush(shard)
+    milvus.delete_papers(client, MINILM, ["paper-3"])
+    milvus.flush(client, MINILM, ["paper-3"])
+    assert milvus.entities(client, MINILM, "paper-3") == []
+    assert milvus.sync_copies(client, MINILM) == 1  # the copy was behind: read back, not followed
+    assert sum(len(copies.fresh(path, s)) for s in milvus.layout(client, MINILM).shards) == 20 * (len(PAPERS) - 1)
+
+
+def test_a_sparse_copy_updated_in_place_equals_one_built_from_its_rows():
+    """The incremental update (kept postings renumbered, the batch's merged in by term) gives the postings a copy
+    built from scratch over the same rows has, term by term, and the same scores."""
+    rng = np.random.default_rng(4)
+
+    def rows(papers, per, first_id):
+        out = []
+        for p in papers:
+            for _ in range(per):
+                terms = rng.choice(50, size=int(rng.integers(1, 9)), replace=False)
+                out.append({"id": first_id + len(out), "pdf_id": p, "page_number": 1,
+                            "vector": {int(t): float(rng.random()) for t in terms}})
+        return out
+
+    old_rows = rows([f"p{i}" for i in range(6)], 7, 0)
+    base = copies.Batch(True)
+    base.add(old_rows)
+    old = base.copy("fp0", "IP")
+    batch = copies.Batch(True)
+    new_rows = rows(["p2", "p9"], 5, 1000) + [dict(old_rows[0], vector={3: 0.5, 7: 0.25})]  # an id written again
+    batch.add(new_rows)
+    got = old.updated("fp1", {"p2", "p4"}, batch)
+
+    final = [r for r in old_rows if r["pdf_id"] not in {"p2", "p4"} and r["id"] != old_rows[0]["id"]] + new_rows
+    ref_batch = copies.Batch(True)
+    ref_batch.add(final)
+    ref = ref_batch.copy("fp1", "IP")
+    assert got.meta["id"].to_pylist() == ref.meta["id"].to_pylist()
+    assert np.array_equal(got.t_terms, ref.t_terms) and np.array_equal(got.t_starts, ref.t_starts)
+    for k in range(len(ref.t_terms)):
+        a, b = ref.t_starts[k], ref.t_starts[k + 1]
+        assert sorted(zip(got.t_rows[a:b], got.t_weights[a:b])) == sorted(zip(ref.t_rows[a:b], ref.t_weights[a:b]))
+    q = {3: 1.0, 7: 0.5, 11: 2.0, 49: 0.1}
+    assert np.allclose(got._sparse_scores(q, len(got))[0], ref._sparse_scores(q, len(ref))[0])
+    assert [r.tolist() for r in got.top(q, 5, None)] == [r.tolist() for r in ref.top(q, 5, None)]
