@@ -15,10 +15,10 @@ Rules:
   shard); any other state, whoever caused it, sends that shard's search to Milvus as before. So a copy is either
   exactly the shard or unused: never a wrong answer.
 - Copies follow writes: `milvus.insert` / `delete_papers` note what they did per shard, in order (with the shard's
-  fingerprint before the first of them), and `milvus.sync_copies`, run by the encode stage and prune once per
-  collection at the end of their run, applies it to a copy that was the shard before those writes and records the
-  shard's new fingerprint. The same view (copy plus noted writes) names the ids `delete_papers` deletes, so a delete
-  needs neither a query nor a loaded shard. A shard created by paperbase starts with an empty copy. A store from before copies, or a
+  fingerprint before the first of them), and `milvus.sync_copies`, run by the encode stage and prune once per collection
+  at the end of their run, applies it to a copy that was the shard before those writes and records the shard's new
+  fingerprint. The same view (copy plus noted writes) names the ids `delete_papers` deletes, so a delete needs neither a
+  query nor a loaded shard. A shard created by paperbase starts with an empty copy. A store from before copies, or a
   shard whose copy fell behind (a run killed before its sync, a write from elsewhere), has its copy read back from
   Milvus by the next sync: about 0.2 s (BM25) to 0.4 s (384-d) per 1,000 vectors, once. Until then that shard is
   searched in Milvus.

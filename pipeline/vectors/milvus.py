@@ -316,17 +316,15 @@ def _ids_from_copy(client, name: str, shard: str, papers: list[str]) -> list | N
         return None
     from pipeline.vectors import copies
 
+    wanted = set(papers)
     note = client.__dict__.get("paperbase_pending", {}).get(shard)
     if note is None:
         copy = copies.fresh(store, shard)
-        return None if copy is None else copy.ids_of(set(papers))
+        return None if copy is None else copy.ids_of(wanted)
     if note["batch"] is None or note["before"] is None:
         return None
     copy = copies.fresh_as(store, shard, note["before"])
-    if copy is None:
-        return None
-    wanted = set(papers)
-    return copy.ids_of(wanted, note["deleted"]) + note["batch"].ids_of(wanted)
+    return None if copy is None else copy.ids_of(wanted, note["deleted"]) + note["batch"].ids_of(wanted)
 
 
 def flush(client, name: str, pdf_ids: list[str] | None = None) -> None:

@@ -95,15 +95,21 @@ def test_copies_follow_reencodes_and_deletes(store, name, sparse):
         assert "paper-1" not in {h["entity"]["pdf_id"] for h in got}
 
 
+def _write_past_the_copy(client) -> tuple[str, np.ndarray]:
+    """A row for paper-3 (id 1) written straight into its shard, as another writer would: the copy never sees it."""
+    shard, part = milvus.layout(client, MINILM).place("paper-3")
+    v = np.ones(DIM, dtype=np.float32) / np.sqrt(DIM)
+    client.insert(shard, [{"id": 1, "vector": v.tolist(), "pdf_id": "paper-3", "page_number": 9, "table_name": "chunks",
+                           "column_name": "text_content", "primary_key": "new"}], partition_name=part)
+    return shard, v
+
+
 def test_a_shard_that_moved_on_without_its_copy_is_searched_in_milvus(store):
     """Rows written past the copy (another writer, a write never flushed by paperbase): the shard's copy is no longer
     used, the new rows are found, and the next refresh reads the copy back."""
     client, path = store
     _fill(client, MINILM, False)
-    shard, part = milvus.layout(client, MINILM).place("paper-3")
-    v = np.ones(DIM, dtype=np.float32) / np.sqrt(DIM)
-    client.insert(shard, [{"id": 1, "vector": v.tolist(), "pdf_id": "paper-3", "page_number": 9, "table_name": "chunks",
-                           "column_name": "text_content", "primary_key": "new"}], partition_name=part)
+    shard, v = _write_past_the_copy(client)
     assert copies.fresh(path, shard) is None
     assert _fresh_shards(path, MINILM, client) == 15
     got, ref = _both(client, path, MINILM, v.tolist(), "")
@@ -235,10 +241,7 @@ def test_a_delete_on_a_shard_ahead_of_its_copy_asks_milvus(store):
     """A row the copy never saw (written from elsewhere) is found by querying Milvus, and deleted."""
     client, path = store
     _fill(client, MINILM, False)
-    shard, part = milvus.layout(client, MINILM).place("paper-3")
-    v = np.ones(DIM, dtype=np.float32) / np.sqrt(DIM)
-    client.insert(shard, [{"id": 1, "vector": v.tolist(), "pdf_id": "paper-3", "page_number": 9, "table_name": "chunks",
-                           "column_name": "text_content", "primary_key": "new"}], partition_name=part)
+    shard, v = _write_past_the_copy(client)
     client.flush(shard)
     milvus.delete_papers(client, MINILM, ["paper-3"])
     milvus.flush(client, MINILM, ["paper-3"])
