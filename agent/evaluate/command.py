@@ -20,7 +20,7 @@ from rich.table import Table
 
 from agent.config import AgentSettings
 from agent.evaluate.harness import RESULTS, SUMMARY, evaluate, load_predictions, read_jsonl
-from agent.evaluate.judged import Judge, JudgeError
+from agent.evaluate.judged import Judge, JudgeUnreachable
 from agent.evaluate.scoring import needs_judge
 from pipeline.config import Settings
 from pipeline.read import Reader
@@ -114,14 +114,18 @@ def evaluate_command(settings: Settings, file: Path, *, agent_kind: str | None =
         judge = None
         if judge_model:
             judge = Judge(judge_model, judge_base_url or cfg.base_url, cfg.resolved_api_key(), paper_info=paper_info(reader))
+            where = f"{judge_model} at {judge.base_url or 'api.openai.com'}"
             if judged:
                 try:
-                    judge.check()
-                except JudgeError as exc:
+                    warning = judge.check()
+                except JudgeUnreachable as exc:
                     judge.close()
-                    console.print(f"[red]the judge ({escape(judge_model)} at {escape(judge.base_url or 'api.openai.com')}) "
-                                  f"does not answer as it should: {escape(str(exc))}[/red]; nothing was run")
+                    console.print(f"[red]the judge ({escape(where)}) cannot be asked: {escape(str(exc))}[/red]; "
+                                  "nothing was run (check --judge-model, --judge-base-url and the API key)")
                     return 2
+                if warning:
+                    console.print(f"[yellow]the judge ({escape(where)}) answered a test question without a readable "
+                                  f"verdict ({escape(short(warning, 160))}); its unreadable replies will be errors[/yellow]")
         elif judged:
             console.print(f"[yellow]{judged} of {len(examples)} example(s) need an LLM judge; without --judge-model they "
                           f"are reported unsupported{'' if given is not None else ' and their agents are not run'}[/yellow]")

@@ -29,6 +29,10 @@ class JudgeError(RuntimeError):
     """The judge could not be asked, or its reply carried no verdict."""
 
 
+class JudgeUnreachable(JudgeError):
+    """The judge call itself failed (endpoint, model name, key): a configuration problem."""
+
+
 @dataclass
 class Judge:
     """An OpenAI-compatible judge model; `paper_info(pred) -> {"title", "abstract"} | None` serves paper relevance."""
@@ -48,15 +52,22 @@ class Judge:
         try:
             reply = llm.chat(self._client, body)
         except llm.LLMError as exc:
-            raise JudgeError(f"the judge call failed: {exc}") from exc
+            raise JudgeUnreachable(f"the judge call failed: {exc}") from exc
         return read_verdict(reply)
 
-    def check(self) -> None:
-        """One tiny judged question, so a wrong model name, endpoint or key shows before any agent runs."""
-        reply = self.verdict('Question: Is 2 + 2 equal to 4?\nReference answer: yes\nPredicted answer: yes\n'
-                             'Does the predicted answer agree with the reference answer? Reply {"correct": true} or '
-                             '{"correct": false}.')
-        _flag(reply, "correct")
+    def check(self) -> str | None:
+        """One tiny judged question, so a wrong model name, endpoint or key shows before any agent runs: raises
+        JudgeUnreachable when the call fails; returns a warning when the reply carries no readable verdict."""
+        try:
+            reply = self.verdict('Question: Is 2 + 2 equal to 4?\nReference answer: yes\nPredicted answer: yes\n'
+                                 'Does the predicted answer agree with the reference answer? Reply {"correct": true} '
+                                 'or {"correct": false}.')
+            _flag(reply, "correct")
+        except JudgeUnreachable:
+            raise
+        except JudgeError as exc:
+            return str(exc)
+        return None
 
     def close(self) -> None:
         if self._client is not None:

@@ -135,16 +135,19 @@ def _judged(q: dict, uuid: str) -> dict:
 
 def test_the_judge_is_checked_before_any_agent_runs(store, questions, tmp_path):
     qfile = write_jsonl(tmp_path / "q.jsonl", [questions[0], _judged(questions[0], "j-1")])
-    with FakeOpenAI(reply=lambda body: "I cannot say") as fake:  # answers, but never a verdict
+    with FakeOpenAI(faults=lambda n, body: "401") as fake:  # a wrong key: nothing runs
         res = _cli(qfile, "--base-url", fake.base_url, "--model", "agent", "--judge-model", "judge", "--out",
                    tmp_path / "o", "--data-dir", store.data_dir)
         bodies = list(fake.requests)
-    assert res.exit_code == 2 and "does not answer as it should" in res.output and "nothing was run" in res.output
-    assert [b["model"] for b in bodies] == ["judge"] and not (tmp_path / "o" / "results.jsonl").exists()
-    with FakeOpenAI(faults=lambda n, body: "401") as fake:
-        res = _cli(qfile, "--base-url", fake.base_url, "--judge-model", "judge", "--data-dir", store.data_dir,
-                   "--out", tmp_path / "o")
-    assert res.exit_code == 2 and "401" in res.output
+    assert res.exit_code == 2 and "cannot be asked" in res.output and "401" in res.output, res.output
+    assert "nothing was run" in res.output and not (tmp_path / "o" / "results.jsonl").exists()
+    assert [b["model"] for b in bodies] == ["judge"]
+    with FakeOpenAI(reply=lambda body: "I cannot say" if body["model"] == "judge" else
+                    "[Thought]: x\n[Action]:\nGenerateAnswer(answer='bart')") as fake:  # answers, never a verdict
+        res = _cli(qfile, "--base-url", fake.base_url, "--model", "agent", "--judge-model", "judge", "--out",
+                   tmp_path / "o", "--data-dir", store.data_dir)
+    assert res.exit_code == 1 and "without a readable verdict" in res.output  # warned, then one error line
+    assert {r["uuid"]: r["outcome"] for r in _lines(tmp_path / "o")}["j-1"] == "error"
 
 
 def test_without_a_judge_judged_examples_are_unsupported_and_not_run(store, questions, tmp_path):
