@@ -202,7 +202,7 @@ class Reader:
     def resolve_papers(self, names: list[str], *, one_each: bool = False) -> list[str]:
         """Paper ids for names a person gives (every paper, in title order, when `names` is empty). A name is a paper
         id (or its first 8+ characters), a path of a PDF (the stored path, or a file with the same bytes as a stored
-        one), or part of a title (case-insensitive; several papers when several titles hold it). Raises NotFound
+        one), or part of a title (ignoring case and accents; several papers when several titles hold it). Raises NotFound
         for a name that matches nothing, and with `one_each` for one that matches several (naming them)."""
         papers = self.sql("SELECT CAST(paper_id AS VARCHAR), title, pdf_path FROM metadata ORDER BY title",
                           max_rows=10_000_000).rows
@@ -352,7 +352,16 @@ def _paper_matches(reader: Reader, papers: list[tuple], name: str) -> list[str]:
         hits = [p[0] for p in papers if p[0].startswith(key)]
         if hits:
             return hits
-    return [p[0] for p in papers if key and key in (p[1] or "").lower()]
+    fragment = _folded(name)
+    return [p[0] for p in papers if fragment and fragment in _folded(p[1] or "")]
+
+
+def _folded(text: str) -> str:
+    """Text compared as people type it: accents dropped ("Nyström" holds "nystrom"), case folded, blanks single."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
 
 
 __all__ = ["Reader", "SqlResult", "Hit", "ReadError", "QueryRefused", "QueryTimeout", "QueryFailed", "NotFound",
