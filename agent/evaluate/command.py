@@ -97,9 +97,10 @@ def evaluate_command(settings: Settings, file: Path, *, agent_kind: str | None =
     except (OSError, ValueError) as exc:
         console.print(f"[red]cannot read the input: {escape(str(exc))}[/red]")
         return 2
-    bad = [n for n, e in enumerate(examples, 1) if not isinstance(e.get("uuid"), str) or "question" not in e]
+    bad = [n for n, e in enumerate(examples, 1)  # given answers need no question; the agent does
+           if not isinstance(e.get("uuid"), str) or ("question" not in e and given is None)]
     if bad:
-        console.print(f"[red]{file}: example(s) {bad[:5]} lack a uuid or a question[/red]")
+        console.print(f"[red]{file}: example(s) {bad[:5]} lack a uuid{'' if given is not None else ' or a question'}[/red]")
         return 2
     examples = examples[:limit] if limit else examples
     overrides = {k: v for k, v in {"model": model, "base_url": base_url, "agent": agent_kind}.items() if v is not None}

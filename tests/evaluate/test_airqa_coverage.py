@@ -79,3 +79,16 @@ def test_evaluate_predictions_over_the_whole_file_without_a_store(airqa, tmp_pat
     line = next(json.loads(x) for x in (tmp_path / "o" / "results.jsonl").read_text().splitlines()
                 if json.loads(x)["eval_func"] == "eval_conjunction" and json.loads(x)["outcome"] == "right")
     assert isinstance(line["prediction"], list) and line["gold"] == line["prediction"]
+
+
+def test_evaluate_predictions_with_a_judge_scores_every_question(airqa, tmp_path):
+    qfile = write_jsonl(tmp_path / "q.jsonl", airqa)
+    for kind, build, outcome in (("right", right, "right"), ("perturbed", perturbed, "wrong")):
+        preds = write_jsonl(tmp_path / f"{kind}.jsonl", [{"uuid": q["uuid"], "answer": build(q["evaluator"])} for q in airqa])
+        with FakeOpenAI(reply=fake_judge_reply) as fake:
+            res = CliRunner().invoke(app, ["evaluate", str(qfile), "--predictions", str(preds), "--out",
+                                           str(tmp_path / kind), "--judge-model", "judge", "--base-url", fake.base_url,
+                                           "--data-dir", str(tmp_path / "no-store")])
+        assert res.exit_code == 0, res.output[-3000:]
+        summary = json.loads((tmp_path / kind / "summary.json").read_text())
+        assert summary[outcome.replace(" ", "_")] == summary["total"] == 553, summary
