@@ -7,10 +7,12 @@ Rules:
 - The section of a hit: a section row is its own; a chunk's is the section of its paper whose text holds the chunk's
   opening words, else the last section starting on or before the hit's page; a metadata cell names its column
   (title, abstract, ...), not a section.
-- Texts reach the terminal as plain text, never as Rich markup (`[k1; ...; kn]` prints as written).
+- Texts reach the terminal as plain text, never as Rich markup (`[k1; ...; kn]` prints as written). A long text is
+  shown as the `SNIPPET`-character window where the query's words are densest (the whole text with `full`).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -19,7 +21,7 @@ from rich.text import Text
 
 from pipeline.read import Hit, Reader
 
-SNIPPET = 300  # characters of a hit's text shown
+SNIPPET = 500  # characters of a hit's text shown (a window around the query's words)
 
 
 @dataclass
@@ -91,7 +93,26 @@ def score_meaning(collection: str | None, method: str, weights: dict[str, float]
 _LOCATION = {"metadata": "paper {column}"}
 
 
-def print_hits(console: Console, query: str, described: list[DescribedHit], meaning: str) -> None:
+def snippet(text: str, query: str, width: int = SNIPPET) -> str:
+    """The `width` characters of `text` where most of the query's words occur (its start when none does)."""
+    if len(text) <= width:
+        return text
+    lower = text.lower()
+    terms = {t for t in re.findall(r"\w+", query.lower()) if len(t) > 1}
+    found = sorted((m.start(), t) for t in terms for m in re.finditer(re.escape(t), lower))
+    start = 0
+    if found:
+        lead = width // 4  # some words before the first match, for context
+        best = max(found, key=lambda pt: (len({t for p, t in found if pt[0] - lead <= p < pt[0] - lead + width}), -pt[0]))
+        start = max(0, min(best[0] - lead, len(text) - width))
+        if start:
+            blank = text.find(" ", start)
+            start = blank + 1 if 0 <= blank < start + 20 else start
+    end = min(len(text), start + width)
+    return ("…" if start else "") + text[start:end].strip() + ("…" if end < len(text) else "")
+
+
+def print_hits(console: Console, query: str, described: list[DescribedHit], meaning: str, full: bool = False) -> None:
     console.print(Text(f"{len(described)} hit(s) for {query!r}; {meaning}", style="dim"))
     for n, d in enumerate(described, 1):
         h = d.hit
@@ -104,8 +125,7 @@ def print_hits(console: Console, query: str, described: list[DescribedHit], mean
         head.append(f"  score {h.score:.4f}", style="dim")
         console.print(head)
         text = _squash(h.text) if h.text is not None else f"image region {h.bbox}"
-        snippet = text if len(text) <= SNIPPET else text[: SNIPPET - 1] + "…"
-        console.print(Text("   " + snippet))
+        console.print(Text("   " + (text if full else snippet(text, query))))
         console.print(Text(f"   paper {h.pdf_id}", style="dim"))
 
 

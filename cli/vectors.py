@@ -133,6 +133,8 @@ def search(
     filter: Annotated[str | None, typer.Option("--filter", help="Milvus filter over the hit fields, e.g. "
         "\"page_number <= 3\" (fields: pdf_id, page_number, table_name, column_name, primary_key).")] = None,  # noqa: A002
     limit: Annotated[int, typer.Option("--limit", "-n", min=1)] = 5,
+    full: Annotated[bool, typer.Option("--full", help="Print each hit's whole text, not the part around the query's "
+        "words.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Hybrid search (BM25 + dense text collections), or one collection. Each hit shows its paper's title, its page
@@ -185,7 +187,7 @@ def search(
         return
     hybrid = settings.vectors.hybrid
     weights = {} if collection is not None else {name: hybrid.weight(name) for name in legs}
-    print_hits(console, query, described, score_meaning(collection, hybrid.method, weights))
+    print_hits(console, query, described, score_meaning(collection, hybrid.method, weights), full=full)
 
 
 DEFAULT_SCOPE = ("chunks", "text_content")

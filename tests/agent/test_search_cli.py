@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from cli.errors import classify
-from cli.hits import DescribedHit, print_hits, score_meaning
+from cli.hits import DescribedHit, print_hits, score_meaning, snippet
 from pipeline.read import Hit
 from tests.conftest import CORPUS
 
@@ -33,6 +33,17 @@ def test_bracketed_text_prints_literally():
     assert "K = [k1; . . . ; kn], [bold]x[/bold] and [red]" in out and "'landmarks [k1]'" in out
     assert "Nyströmformer [v2]" in out and "p. 5 · § 3 Method [draft] · chunks.text_content" in out
     assert "score: BM25 relevance" in out and "score 0.5000" in out
+
+
+def test_long_texts_show_the_part_around_the_query_words_and_full_shows_all():
+    text = "lead " * 300 + "for input keys K = [k1; . . . ; kn], landmarks are computed " + "tail " * 300
+    part = snippet(text, "landmarks of the keys", 200)
+    assert "K = [k1; . . . ; kn], landmarks" in part and part.startswith("…") and part.endswith("…")
+    assert len(part) <= 202 and snippet(text, "absent words", 50).startswith("lead lead")
+    hit = Hit(0.5, "p-1", 5, "chunks", "text_content", "c-1", text=text)
+    console = Console(file=io.StringIO(), width=5000)
+    print_hits(console, "landmarks", [DescribedHit(hit, "T", None)], "score: x", full=True)
+    assert " ".join(text.split()) in console.file.getvalue()
 
 
 def test_score_meanings():
