@@ -52,8 +52,14 @@ def _milvus_message(exc: BaseException) -> str | None:
         return None
     if not isinstance(exc, MilvusException):
         return None
+    from pymilvus.exceptions import ConnectError, ConnectionNotExistException, MilvusUnavailableException
+
     message = " ".join(str(getattr(exc, "message", exc)).split())
-    return f"Milvus: {message} (is the server at --milvus-uri running and reachable?)"
+    unreachable = isinstance(exc, (ConnectError, ConnectionNotExistException, MilvusUnavailableException)) or any(
+        word in message.lower() for word in ("connect", "unavailable", "deadline exceeded", "timed out"))
+    if unreachable:  # only then is the server the likely cause; a refused expression or field is named as it is
+        return f"Milvus: {message} (is the server at --milvus-uri running and reachable?)"
+    return f"Milvus refused the request: {message}"
 
 
 def debug_requested(argv: list[str]) -> bool:

@@ -128,31 +128,66 @@ def search(
         "encoded table. [default: chunks, whose cells cover every page's text at one granularity]")] = None,
     column: Annotated[str | None, typer.Option("--column", help="Search the cells of this column. [default: "
         "text_content with the default table]")] = None,
-    filter: Annotated[str | None, typer.Option("--filter", help="Milvus filter, e.g. pdf_id == '...'")] = None,  # noqa: A002
-    limit: Annotated[int, typer.Option("--limit", "-n")] = 5,
+    paper: Annotated[list[str] | None, typer.Option("--paper", "-p", help="Only this paper (repeatable): its id, "
+        "part of its title (every paper whose title holds it), or its PDF path.")] = None,
+    filter: Annotated[str | None, typer.Option("--filter", help="Milvus filter over the hit fields, e.g. "
+        "\"page_number <= 3\" (fields: pdf_id, page_number, table_name, column_name, primary_key).")] = None,  # noqa: A002
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1)] = 5,
+    full: Annotated[bool, typer.Option("--full", help="Print each hit's whole text, not the part around the query's "
+        "words.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Hybrid search (BM25 + dense text collections), or one collection; hits come back with their DuckDB text."""
+    """Hybrid search (BM25 + dense text collections), or one collection. Each hit shows its paper's title, its page
+    and section, its score (the header says what the score is) and its text as written."""
     import time
 
-    from pipeline.read import Reader
+    from pipeline.read import NotFound, Reader
+    from schemas.filters import FilterError, validate_filter
+
+    from cli.hits import describe, paper_filter, print_hits, score_meaning
 
     table, column = search_scope(table, column)
+    settings = _settings(data_dir, milvus_uri)
+    if collection is not None:
+        from schemas.vectorstore import collection as schema_collection
+
+        try:
+            schema_collection(collection)
+        except KeyError:
+            from schemas.vectorstore import collections
+
+            raise typer.BadParameter(f"no collection {collection!r}; the collections are "
+                                     f"{[c.name for c in collections()]}", param_hint="--collection") from None
+    try:  # a misspelt field is named here, before Milvus sees the filter
+        validate_filter(filter or "", collection or "text_bm25_en")
+    except FilterError as exc:
+        raise typer.BadParameter(f"{exc}", param_hint="--filter") from None
     started = time.monotonic()
-    with Reader(_settings(data_dir, milvus_uri)) as reader:
-        hits = reader.search(query, collection, table, column, filter, limit)
+    with Reader(settings) as reader:
+        expr = filter
+        if paper:
+            try:
+                expr = paper_filter(reader.resolve_papers(paper), filter)
+            except NotFound as exc:
+                raise typer.BadParameter(str(exc), param_hint="--paper") from None
+        hits = reader.search(query, collection, table, column, expr, limit)
+        described = describe(reader, hits)
         opened_here = bool(getattr(reader.client, "paperbase_lite_opened", False))
+        if collection is None:
+            from pipeline.vectors.search import hybrid_collections
+
+            legs = hybrid_collections(settings, reader.client)
     if opened_here and time.monotonic() - started > SLOW_OPEN_S:
         # this process loaded the embedded store itself; a long-lived holder would have answered from memory
         console.print(f"[dim]took {time.monotonic() - started:.1f} s: this search opened the Milvus Lite store itself. "
                       "Keep one loaded between searches with `paperbase mcp --transport http` (searches connect to it "
                       "automatically), or use a Milvus server (--milvus-uri; docs/scale.md).[/dim]")
     if as_json:
-        print_jsonl(h.__dict__ for h in hits)
+        print_jsonl(d.to_json() for d in described)
         return
-    for h in hits:
-        snippet = (h.text or str(h.bbox or "")).replace("\n", " ")[:160]
-        console.print(f"{h.score:.4f} {h.table_name}.{h.column_name} p{h.page_number} {h.pdf_id}\n    {snippet}")
+    hybrid = settings.vectors.hybrid
+    weights = {} if collection is not None else {name: hybrid.weight(name) for name in legs}
+    print_hits(console, query, described, score_meaning(collection, hybrid.method, weights), full=full)
 
 
 DEFAULT_SCOPE = ("chunks", "text_content")

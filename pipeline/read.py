@@ -199,6 +199,29 @@ class Reader:
         return self.sql("SELECT CAST(paper_id AS VARCHAR) AS paper_id, title, conference_abbreviation, pub_year, "
                         "num_pages FROM metadata ORDER BY title").records()
 
+    def resolve_papers(self, names: list[str], *, one_each: bool = False) -> list[str]:
+        """Paper ids for names a person gives (every paper, in title order, when `names` is empty). A name is a paper
+        id (or its first 8+ characters), a path of a PDF (the stored path, or a file with the same bytes as a stored
+        one), or part of a title (ignoring case and accents; several papers when several titles hold it). Raises NotFound
+        for a name that matches nothing, and with `one_each` for one that matches several (naming them)."""
+        papers = self.sql("SELECT CAST(paper_id AS VARCHAR), title, pdf_path FROM metadata ORDER BY title",
+                          max_rows=10_000_000).rows
+        if not names:
+            return [p[0] for p in papers]
+        chosen: list[str] = []
+        for name in names:
+            hits = _paper_matches(self, papers, name.strip())
+            if not hits:
+                raise NotFound(f"no stored paper matches {name!r} (give a paper id, a PDF path or part of a title; "
+                               "`paperbase status` lists them)")
+            if one_each and len(hits) > 1:
+                titles = {p[0]: p[1] for p in papers}
+                listed = "; ".join(f"{h} {titles[h] or '(no title)'!r}" for h in hits[:5])
+                raise NotFound(f"{name!r} matches {len(hits)} papers ({listed}{'; ...' if len(hits) > 5 else ''}); "
+                               "give more of the title, or an id")
+            chosen += [h for h in hits if h not in chosen]
+        return chosen
+
     # ---- vectors -----------------------------------------------------------------------------------------
 
     @property
@@ -300,6 +323,45 @@ class Reader:
         from schemas.vectorstore import render_prompt
 
         return render_prompt(self.collections())
+
+
+def _paper_matches(reader: Reader, papers: list[tuple], name: str) -> list[str]:
+    """Ids for one name (see `Reader.resolve_papers`): an exact id, else a PDF path, else an id prefix, else titles."""
+    from pathlib import Path
+
+    key = name.lower()
+    if any(p[0] == key for p in papers):
+        return [key]
+    path = Path(name).expanduser()
+    if name and path.is_file():
+        real = str(path.resolve())
+        hits = [p[0] for p in papers if p[2] and str(Path(p[2]).expanduser().resolve()) == real]
+        if hits:
+            return hits
+        import hashlib
+
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        try:  # a copy of a stored PDF, elsewhere: the same bytes, by the ledger's checksum
+            rows = reader.sql("SELECT DISTINCT CAST(paper_id AS VARCHAR) FROM ledger.files WHERE sha256 = ? AND "
+                              "paper_id IS NOT NULL", [digest]).rows
+        except ReadError:  # a store without a ledger (built by hand)
+            rows = []
+        known = {p[0] for p in papers}
+        return [r[0] for r in rows if r[0] in known]
+    if len(key) >= 8 and all(c in "0123456789abcdef-" for c in key):
+        hits = [p[0] for p in papers if p[0].startswith(key)]
+        if hits:
+            return hits
+    fragment = _folded(name)
+    return [p[0] for p in papers if fragment and fragment in _folded(p[1] or "")]
+
+
+def _folded(text: str) -> str:
+    """Text compared as people type it: accents dropped ("Nyström" holds "nystrom"), case folded, blanks single."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
 
 
 __all__ = ["Reader", "SqlResult", "Hit", "ReadError", "QueryRefused", "QueryTimeout", "QueryFailed", "NotFound",
