@@ -83,12 +83,15 @@ def _brackets_balance(latex: str) -> bool:
         return False
     if len(re.findall(r"\\left\b", latex)) != len(re.findall(r"\\right\b", latex)):
         return False
+    if re.search(r"\\(?:left|right)\b(?!\s*(?:[()\[\]|./]|\\[{}|]|\\[lr](?:angle|brace|vert|Vert|floor|ceil)))", latex):
+        return False  # \left or \right without its delimiter
     plain = re.sub(r"\\(?:left|right|big|Big|bigg|Bigg)[lr]?\s*[()\[\]]", "", latex)
     return plain.count("(") + plain.count("[") == plain.count(")") + plain.count("]")
 
 
-def _double_script(latex: str) -> bool:
-    """A base with two subscripts or two superscripts: `x_{a}_{b}`, `\\sum_i^n_j`, `x^2^3` (at any depth)."""
+def _double_script(latex: str) -> int:
+    """Where a base gets a second subscript or superscript (`x_{a}_{b}`, `\\sum_i^n_j`, `x^2^3`, at any depth): the
+    index of that second script's marker, or -1."""
     n = len(latex)
 
     def macro_end(i: int) -> int:
@@ -97,27 +100,27 @@ def _double_script(latex: str) -> bool:
             j += 1
         return j if j > i + 1 else min(n, i + 2)  # \alpha, or a one-character control symbol (\{ \, \\)
 
-    def sequence(i: int) -> tuple[bool, int]:
-        """Scan from i to the closing brace of the current group; (found, index after it)."""
+    def sequence(i: int) -> tuple[int, int]:
+        """Scan from i to the closing brace of the current group; (index found or -1, index after it)."""
         run: set[str] = set()  # script kinds already attached to the current base
         while i < n:
             c = latex[i]
             if c == "}":
-                return False, i + 1
+                return -1, i + 1
             if c.isspace():
                 i += 1
                 continue
             if c in "_^":
                 if c in run:
-                    return True, i
+                    return i, i
                 run.add(c)
                 i += 1
                 while i < n and latex[i] == " ":
                     i += 1
                 if i < n and latex[i] == "{":
                     found, i = sequence(i + 1)
-                    if found:
-                        return True, i
+                    if found >= 0:
+                        return found, i
                 elif i < n and latex[i] == "\\":
                     i = macro_end(i)
                 else:
@@ -126,13 +129,13 @@ def _double_script(latex: str) -> bool:
             run = set()  # a new base
             if c == "{":
                 found, i = sequence(i + 1)
-                if found:
-                    return True, i
+                if found >= 0:
+                    return found, i
             elif c == "\\":
                 i = macro_end(i)
             else:
                 i += 1
-        return False, i
+        return -1, i
 
     return sequence(0)[0]
 
@@ -162,7 +165,7 @@ def latex_problem(latex: str) -> str | None:
         return "does not parse"
     except Exception:  # pylatexenc raises plain errors on some malformed input
         return "does not parse"
-    if _double_script(body):
+    if _double_script(body) >= 0:
         return "double script"
     words: list[str] = []
     _words(nodes, words)
@@ -182,3 +185,85 @@ def latex_problem(latex: str) -> str | None:
 
 def plausible(latex: str) -> bool:
     return latex_problem(latex) is None
+
+
+def _balance_braces(latex: str) -> str:
+    out, depth = [], 0
+    i = 0
+    while i < len(latex):
+        c = latex[i]
+        if c == "\\" and i + 1 < len(latex):
+            out.append(latex[i:i + 2])
+            i += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            if depth == 0:  # a closing brace with nothing open: dropped
+                i += 1
+                continue
+            depth -= 1
+        out.append(c)
+        i += 1
+    return "".join(out) + "}" * depth
+
+
+def _balance_brackets(latex: str) -> str:
+    """Round and square brackets that close nothing or are never closed are dropped (a glyph reconstruction loses
+    one half of a tall delimiter); `(` and `[` pair with either closer, so half-open intervals stay."""
+    keep = [True] * len(latex)
+    stack: list[int] = []
+    for i, c in enumerate(latex):
+        if i and latex[i - 1] == "\\":
+            continue
+        if c in "([":
+            stack.append(i)
+        elif c in ")]":
+            if stack:
+                stack.pop()
+            else:
+                keep[i] = False
+    for i in stack:
+        keep[i] = False
+    return "".join(c for c, k in zip(latex, keep) if k)
+
+
+def repair_latex(latex: str) -> str:
+    """Mechanical repairs of a reconstructed formula before it is judged: braces balanced, `\\left`/`\\right` dropped
+    when they do not pair, unpaired round/square brackets dropped, a second script on one base given an empty base
+    (`x_{a}_{b}` -> `x_{a}{}_{b}`, valid LaTeX that prints the same). Leaves a plausible formula unchanged."""
+    if not latex or latex_problem(latex) is None:
+        return latex
+    tag = re.search(r"\s*\\tag\{[^{}]*\}\s*$", latex)
+    body, suffix = (latex[: tag.start()], tag[0]) if tag else (latex, "")
+    body = _balance_braces(body)
+    if len(re.findall(r"\\left\b", body)) != len(re.findall(r"\\right\b", body)):
+        body = re.sub(r"\\(?:left|right)\b\s*\.?", "", body)
+    plain = re.sub(r"\\[{}()\[\]]", "", body)
+    if plain.count("(") + plain.count("[") != plain.count(")") + plain.count("]"):
+        body = _balance_brackets(body)
+    for _ in range(20):
+        at = _double_script(body)
+        if at < 0:
+            break
+        body = body[:at] + "{}" + body[at:]
+    return body.strip() + suffix
+
+
+def screen_equations(paper) -> None:
+    """Every equation row of a merged paper repaired (`repair_latex`) and dropped when still implausible; the rows
+    left keep their order and are numbered again per page. Counts go to `paper.text_stats`."""
+    kept, ordinals = [], {}
+    for eq in paper.equations:
+        latex = repair_latex(eq.latex)
+        if latex != eq.latex:
+            paper.text_stats["equations_repaired"] += 1
+        problem = latex_problem(latex)
+        if problem is not None:
+            paper.text_stats[f"equations_dropped_{problem.replace(' ', '_')}"] += 1
+            continue
+        eq.latex = latex
+        eq.ordinal = ordinals.get(eq.page_number, 0)
+        ordinals[eq.page_number] = eq.ordinal + 1
+        kept.append(eq)
+    paper.equations = kept

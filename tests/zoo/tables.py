@@ -11,7 +11,7 @@ import html as html_lib
 import re
 from functools import lru_cache
 
-from schemas.table_content import is_raster_table
+from schemas.content_marks import is_raster_table
 from tests.zoo.content import TABLES
 from tests.zoo.scoring import key
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipeline.parse.cleanup import join_lines
+from pipeline.parse.normalize import join_lines
 from pipeline.parse.pymupdf._geometry import union, x_overlap
 from pipeline.parse.pymupdf.page import Block, DocumentAnalysis, Line, PageAnalysis, Rect
 
