@@ -54,7 +54,7 @@ _ACC = re.escape(SPACING_ACCENTS)
 _LETTER = "A-Za-zıȷ"
 _BETWEEN_COPIES = re.compile(rf"([{_LETTER}])([{_ACC}])\1")  # Nystro¨om
 _BEFORE_IN_WORD = re.compile(rf"(?<=[{_LETTER}])([{_ACC}]) ?([{_LETTER}])")  # Nystr¨om, Nystr¨ om
-_BEFORE = re.compile(rf"([{_ACC}])([{_LETTER}])")  # ˆS, ¨Ozg¨ur
+_BEFORE = re.compile(rf"([{_ACC}]) ?([{_LETTER}])")  # ˆS, ¨Ozg¨ur, and inline maths' "φ ˜ K"
 _GRAVE = re.compile(rf"(?<=[{_LETTER}])`([{_LETTER}])")
 _CEDILLA_AFTER = re.compile(rf"([{_LETTER}])¸")
 _AFTER = re.compile(rf"([{_LETTER}])([{_ACC}])(?![{_LETTER}])")
@@ -190,6 +190,9 @@ class Normalizer:
             return s
         s = self.chars(s.replace("\r\n", "\n").replace("\r", "\n"))
         paragraphs = re.split(r"\n[ \t]*\n+", s)
+        for i in range(len(paragraphs) - 1, 0, -1):  # a word broken at a line end never ends a paragraph
+            if re.search(r"[A-Za-z]-[ \t]*$", paragraphs[i - 1]) and re.match(r"[ \t]*[a-z]", paragraphs[i]):
+                paragraphs[i - 1] = paragraphs[i - 1].rstrip() + "\n" + paragraphs.pop(i).lstrip()
         return "\n\n".join(p for p in (self.join(par.split("\n")) for par in paragraphs) if p)
 
     def line(self, s: str) -> str:

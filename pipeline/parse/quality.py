@@ -6,7 +6,7 @@ Text defects, counted in the chunk text (issue 27's table):
 - `split`: a word split by a line-break hyphen: `compo-\\nnent` or `large-\\nscale` (a hyphen before a line break
   inside a paragraph), `compo- nent` (the same joined with a space; a suspended hyphen before a conjunction,
   `first- and second-order`, is not counted), and `compo-nent` (a joined word that keeps its hyphen: the joined form
-  is in the word list and one of its halves is not a word);
+  is in the word list and neither half is a word; `pre-defined` is a compound as printed, not a defect);
 - `accent`: a spacing accent (¨ ´ ˆ ˜ ˘ ˇ ˚ ¯ ˙ ¸ ˝ ˛, or a grave between letters) next to a letter, or a combining
   mark with no letter to sit on: `Nystr¨om`;
 - `math_alnum`: Mathematical Alphanumeric Symbols (U+1D400-U+1D7FF, and U+210E, the italic h they lack);
@@ -37,7 +37,7 @@ SUSPENDED = frozenset({"and", "or", "nor", "to", "vs", "versus", "as", "but", "t
 
 _BREAK_SPLIT = re.compile(r"([A-Za-z]{2,})-[ \t]*\n\s*([a-z]{2,})")
 _SPACE_SPLIT = re.compile(r"\b([A-Za-z]{2,})- ([a-z]{2,})")
-_KEPT_SPLIT = re.compile(r"\b([a-z]{2,})-([a-z]{2,})\b")
+_KEPT_SPLIT = re.compile(r"\b([a-z]{2,})-([a-z]{2,})\b(?![./-]\w)")
 _ACCENT = re.compile(rf"[A-Za-z][{SPACING_ACCENTS}]|[{SPACING_ACCENTS}] ?[A-Za-z]|[A-Za-z]`[A-Za-z]")
 _MATH_ALNUM = re.compile("[\U0001d400-\U0001d7ff\u210e]")
 
@@ -58,7 +58,7 @@ def text_defects(text: str) -> Counter[str]:
     out["split"] = (len(_BREAK_SPLIT.findall(text))
                     + sum(1 for a, b in _SPACE_SPLIT.findall(text) if b.lower() not in SUSPENDED)
                     + sum(1 for a, b in _KEPT_SPLIT.findall(text)
-                          if a + b in words and (a not in words or b not in words)))
+                          if a + b in words and a not in words and b not in words))
     out["accent"] = len(_ACCENT.findall(text)) + sum(
         1 for i, c in enumerate(text) if unicodedata.combining(c) and (i == 0 or not text[i - 1].isalpha()))
     out["math_alnum"] = len(_MATH_ALNUM.findall(text))
