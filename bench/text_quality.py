@@ -5,7 +5,8 @@
 Per set, per 100k characters of chunk text: words split by a line-break hyphen, detached spacing accents,
 mathematical alphanumerics, U+FFFD and soft hyphens (definitions in pipeline/parse/quality.py); the share of
 `equations` rows that are not plausible LaTeX (same module); on the zoo, table TEDS (tests/zoo/tables.py) against the
-tables the generator typeset; tables stored as rasters. `--before FILE` (a `--json` written by an earlier run, e.g.
+tables the generator typeset; tables stored as rasters; the Markdown export (report/export.py) of each paper's rows: papers without an abstract,
+without exactly one references list, with a rendering accident (tests/report/roundtrip.py). `--before FILE` (a `--json` written by an earlier run, e.g.
 `bench/results/text_quality_before.json`, measured on the branch before issue 27) prints both side by side.
 `--papers` lists every paper's figures too.
 """
@@ -47,10 +48,26 @@ def measure(path: str) -> dict:
            "raster_tables": sum(1 for t in paper.tables if is_raster_html(t.html)),
            "empty_unflagged": sum(1 for t in paper.tables if "<td" not in t.html and "<th" not in t.html
                                   and not is_raster_html(t.html))}
+    out.update(export_check(paper))
     truth = Path(path).parent / "truth.json"
     if truth.exists():
         out["teds"] = zoo_teds(paper, json.loads(truth.read_text()))
     return out
+
+
+def export_check(paper) -> dict:
+    """The Markdown export of the paper's rows (as the store would hold them): abstract present, one references
+    list, rendering accidents (tests/report/roundtrip.py)."""
+    from pipeline.store.rows import paper_rows
+    from report.export import to_markdown
+    from report.load import PaperRows
+    from tests.report.roundtrip import accidents
+
+    rows = paper_rows(paper)
+    markdown = to_markdown(PaperRows(paper.paper_id, rows))
+    return {"export_abstract": "## Abstract" in markdown and bool(paper.metadata.abstract.strip()),
+            "export_references": markdown.count("\n## References\n"),
+            "export_accidents": accidents(markdown, rows)}
 
 
 def summarise(rows: list[dict]) -> dict:
@@ -66,12 +83,16 @@ def summarise(rows: list[dict]) -> dict:
             "equations": eqs, "implausible_pct": 100 * sum(r["implausible"] for r in ok) / max(eqs, 1),
             "tables": sum(r["tables"] for r in ok), "raster_tables": sum(r["raster_tables"] for r in ok),
             "empty_unflagged": sum(r["empty_unflagged"] for r in ok),
-            "teds": sum(teds) / len(teds) if teds else None, "teds_tables": len(teds)}
+            "teds": sum(teds) / len(teds) if teds else None, "teds_tables": len(teds),
+            "export_no_abstract": sum(1 for r in ok if "export_abstract" in r and not r["export_abstract"]),
+            "export_refs_not_one": sum(1 for r in ok if "export_references" in r and r["export_references"] != 1),
+            "export_accidents": sum(1 for r in ok if r.get("export_accidents"))}
 
 
 COLUMNS = [("split", "split"), ("accent", "accent"), ("math_alnum", "mathAl"), ("fffd", "FFFD"),
            ("soft_hyphen", "shy"), ("implausible_pct", "badEq%"), ("teds", "TEDS"), ("raster_tables", "raster"),
-           ("empty_unflagged", "emptyT")]
+           ("empty_unflagged", "emptyT"), ("export_no_abstract", "noAbs"), ("export_refs_not_one", "refs!=1"),
+           ("export_accidents", "mdAcc")]
 
 
 def fmt(v) -> str:
@@ -121,7 +142,11 @@ def main() -> None:
                 print(f"  {Path(r['path']).parent.name if name == 'zoo' else Path(r['path']).stem:40.40}"
                       + "".join(f"{fmt(per[k]):>8}" for k in ("split", "accent", "math_alnum", "fffd", "soft_hyphen"))
                       + f"  eq {r['implausible']}/{r['equations']} {r['problems'] or ''}"
-                      + (f"  teds {', '.join(f'{t:.2f}' for t in teds)}" if teds else ""))
+                      + (f"  teds {', '.join(f'{t:.2f}' for t in teds)}" if teds else "")
+                      + (f"  export: {'' if r.get('export_abstract') else 'no abstract; '}"
+                         f"{r.get('export_references')} references lists; {r.get('export_accidents')}"
+                         if r.get("export_accidents") or not r.get("export_abstract") or r.get("export_references") != 1
+                         else ""))
     print(f"({time.perf_counter() - t0:.0f} s, {args.workers} workers)")
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)

@@ -26,8 +26,10 @@ Rules, in order:
       elsewhere (not at a line end); the more frequent form wins (`softmax` vs `soft-max`, `Nyströmformer`);
    b. the **word list** of the maintained PyPI package `pyspellchecker` (its English frequency list, ~160k words,
       loaded once per process; `quality.word_list`): a joined form in the list is one word (`component`, `nonlinear`);
-   c. otherwise a compound when both halves are words (`large-scale`, `self-attention`, `fine-tuning`), one word when
-      either half is not (`Lin-` + `former`, `Transform-` + `ers`).
+   c. otherwise a compound when both halves are words (`large-scale`, `self-attention`, `fine-tuning`) or a name is
+      followed by a common word (`Nyström-based`), one word when the second half is not a word (`Transform-` +
+      `ers`, `approxi-` + `mation`). A name split inside (`Lin-` + `former`) is left to rule a: the paper prints it
+      whole elsewhere.
    A hyphen before a capital or a digit (`Moore-Penrose`, `SST-2`), after a capitalised acronym or a digit (`BERT-`
    `small`, `2e-5`) is kept without a space; before a conjunction (`first- and second-order`) it is a suspended
    hyphen and keeps its space. The same decision applies to `compo- nent` inside a line (text a backend already joined
@@ -67,6 +69,7 @@ _WORD = re.compile(r"[A-Za-zÀ-ɏ]+(?:-[A-Za-zÀ-ɏ]+)*")
 _LINE_END_HYPHEN = re.compile(r"([A-Za-zÀ-ɏ0-9]+)-$")
 _LINE_START_WORD = re.compile(r"^([A-Za-zÀ-ɏ0-9]+)")
 _SPACE_SPLIT = re.compile(r"\b([A-Za-zÀ-ɏ]{2,})- ([a-zà-ɏ]{2,})\b")
+COMMON = 1000  # a word list frequency above which a word after a capitalised name makes a compound (Nyström-based)
 _URLISH = re.compile(r"(?:https?://|www\.|doi\.org/)\S*[/._\-#?=&]$")
 
 
@@ -108,7 +111,7 @@ def hyphen_join(left: str, right: str, vocab: Vocabulary | None = None) -> str:
     words = word_list()
     if joined in words:
         return f"{left}{right}"
-    if lo in words and ro in words:
+    if ro in words and (lo in words or left[:1].isupper()) and (lo in words or words[ro] >= COMMON):
         return f"{left}-{right}"
     return f"{left}{right}"
 
@@ -131,8 +134,7 @@ class Normalizer:
         if "\ufffd" in s:
             self.stats["fffd_dropped"] += s.count("\ufffd")
             s = re.sub(r"(?m)^[ \t]*\ufffd+[ \t]*(?:\n|$)", "", s)  # a line of nothing else goes with its break
-            s = re.sub(r"[ \t]*\ufffd+[ \t]*", lambda m: " " if m[0].startswith((" ", "\t")) and m[0].endswith(
-                (" ", "\t")) else "", s)
+            s = re.sub(r"[ \t]*\ufffd+[ \t]*", lambda m: " " if m[0][0] in " \t" or m[0][-1] in " \t" else "", s)
         if any(c in s for c in COMBINING) or re.search("[\u0300-\u036f]", s):
             s = self._accents(s)
         folded = s.translate(_MATH_ALNUM)

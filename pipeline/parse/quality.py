@@ -43,12 +43,12 @@ _MATH_ALNUM = re.compile("[\U0001d400-\U0001d7ff\u210e]")
 
 
 @lru_cache(maxsize=1)
-def word_list() -> frozenset[str]:
-    """English words (lower case) of pyspellchecker's maintained frequency list: the dictionary that decides
-    whether a line-break hyphen joins a word or a compound (see normalize.py)."""
+def word_list() -> dict[str, int]:
+    """English words (lower case) -> frequency, pyspellchecker's maintained frequency list: the dictionary that
+    decides whether a line-break hyphen joins a word or a compound (see normalize.py)."""
     from spellchecker import SpellChecker
 
-    return frozenset(SpellChecker(language="en", distance=1).word_frequency.dictionary)
+    return dict(SpellChecker(language="en", distance=1).word_frequency.dictionary)
 
 
 def text_defects(text: str) -> Counter[str]:
