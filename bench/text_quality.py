@@ -66,7 +66,7 @@ def export_check(paper) -> dict:
     rows = paper_rows(paper)
     markdown = to_markdown(PaperRows(paper.paper_id, rows))
     return {"export_abstract": "## Abstract" in markdown and bool(paper.metadata.abstract.strip()),
-            "export_references": markdown.count("\n## References\n"),
+            "export_references": markdown.count("\n## References\n"), "references": len(paper.references),
             "export_accidents": accidents(markdown, rows)}
 
 
@@ -85,7 +85,8 @@ def summarise(rows: list[dict]) -> dict:
             "empty_unflagged": sum(r["empty_unflagged"] for r in ok),
             "teds": sum(teds) / len(teds) if teds else None, "teds_tables": len(teds),
             "export_no_abstract": sum(1 for r in ok if "export_abstract" in r and not r["export_abstract"]),
-            "export_refs_not_one": sum(1 for r in ok if "export_references" in r and r["export_references"] != 1),
+            "export_refs_not_one": sum(1 for r in ok if "export_references" in r
+                                       and r["export_references"] != (1 if r["references"] else 0)),
             "export_accidents": sum(1 for r in ok if r.get("export_accidents"))}
 
 
@@ -145,7 +146,8 @@ def main() -> None:
                       + (f"  teds {', '.join(f'{t:.2f}' for t in teds)}" if teds else "")
                       + (f"  export: {'' if r.get('export_abstract') else 'no abstract; '}"
                          f"{r.get('export_references')} references lists; {r.get('export_accidents')}"
-                         if r.get("export_accidents") or not r.get("export_abstract") or r.get("export_references") != 1
+                         if r.get("export_accidents") or not r.get("export_abstract")
+                         or r.get("export_references") != (1 if r.get("references") else 0)
                          else ""))
     print(f"({time.perf_counter() - t0:.0f} s, {args.workers} workers)")
     if args.json:

@@ -60,7 +60,8 @@ _BEFORE = re.compile(rf"([{_ACC}]) ?([{_LETTER}])")  # ˆS, ¨Ozg¨ur, and inlin
 _GRAVE = re.compile(rf"(?<=[{_LETTER}])`([{_LETTER}])")
 _CEDILLA_AFTER = re.compile(rf"([{_LETTER}])¸")
 _AFTER = re.compile(rf"([{_LETTER}])([{_ACC}])(?![{_LETTER}])")
-_LOOSE_MARK = re.compile(r"(?:(?<=\s)|^)([\u0300-\u036f])([A-Za-z])")  # a combining mark before its letter
+# a combining mark drawn before its letter (a vector arrow U+20D7 before V): moved after it
+_LOOSE_MARK = re.compile(r"(?:(?<=[^A-Za-z\u0300-\u036f\u20d0-\u20ff])|^)([\u0300-\u036f\u20d0-\u20ff]+)([A-Za-z])")
 _MATH_ALNUM = {cp: unicodedata.normalize("NFKC", chr(cp)) for cp in [*range(0x1D400, 0x1D800), 0x210E]
                if unicodedata.normalize("NFKC", chr(cp)) != chr(cp)}
 _DOTLESS = str.maketrans({"ı": "i", "ȷ": "j"})
@@ -135,7 +136,7 @@ class Normalizer:
             self.stats["fffd_dropped"] += s.count("\ufffd")
             s = re.sub(r"(?m)^[ \t]*\ufffd+[ \t]*(?:\n|$)", "", s)  # a line of nothing else goes with its break
             s = re.sub(r"[ \t]*\ufffd+[ \t]*", lambda m: " " if m[0][0] in " \t" or m[0][-1] in " \t" else "", s)
-        if any(c in s for c in COMBINING) or re.search("[\u0300-\u036f]", s):
+        if any(c in s for c in COMBINING) or re.search("[\u0300-\u036f\u20d0-\u20ff]", s):
             s = self._accents(s)
         folded = s.translate(_MATH_ALNUM)
         if folded != s:
@@ -202,6 +203,21 @@ class Normalizer:
         return self.join(self.chars(s or "").split("\n")) if s else s
 
 
+def _pages_joined(pages, norm: Normalizer) -> None:
+    """A word broken at the end of a page ends on that page's prose: `writ-` + the next page's `ing systems` gives
+    `writing` on the first page and `systems` on the next (chunks never cross pages). Page text is left as printed."""
+    for page, after in zip(pages, pages[1:]):
+        if not page.prose or not after.prose:
+            continue
+        m = re.search(r"([A-Za-zÀ-ɏ]+)-$", page.prose)
+        n = re.match(r"([a-zà-ɏ]+)[ \t]*", after.prose)
+        if m and n:
+            token = hyphen_join(m[1], n[1], norm.vocab)
+            norm.stats["hyphens_joined" if "-" not in token else "compounds_kept"] += 1
+            page.prose = page.prose[: m.start()] + token
+            after.prose = after.prose[n.end():].lstrip()
+
+
 def _table_html(norm: Normalizer, html: str) -> str:
     """Character rules on the text between tags only; the tags and attributes are left as they are."""
     return re.sub(r"(?<=>)([^<]+)(?=<)", lambda m: norm.chars(m[1]), html) if html else html
@@ -227,6 +243,7 @@ def normalize_paper(paper) -> Counter[str]:
         page.text = norm.text(page.text)
         if page.prose is not None:
             page.prose = norm.text(page.prose)
+    _pages_joined(paper.pages, norm)
     for s in paper.sections:
         s.title = norm.line(s.title)
         s.content = norm.text(s.content)

@@ -16,7 +16,8 @@ Text defects, counted in the chunk text (issue 27's table):
 An equation row is *plausible* when `latex_problem` finds nothing: it parses as LaTeX (pylatexenc, strict), its
 braces, `\\left`/`\\right` and brackets balance (a half-open interval `[0, 1)` counts as balanced: only the totals of
 opening and closing round/square brackets must agree), no base carries two subscripts or two superscripts
-(`\\sum_{\\sigma}_{f}`), it is not prose set in `\\mathrm{}` words, not a row of identifiers or numbers (an accession
+(`\\sum_{\\sigma}_{f}`), no script hangs on an operator or an opening bracket (`=_{x}`), it is not prose set in
+`\\mathrm{}` words, not a row of identifiers or numbers (an accession
 table read as a formula) and it holds some mathematics (an operator, a relation, a script, a command or a Greek
 letter).
 """
@@ -177,6 +178,10 @@ def latex_problem(latex: str) -> str | None:
     tokens = re.findall(r"[A-Za-z_]*\d[\w.]*|[A-Za-z]{2,}", plain)
     if sum(1 for t in tokens if _IDENTIFIER.match(t)) >= 2:
         return "identifiers"
+    if re.search(r"(?:^|[=+\-*/(\[,|<>&])\s*[_^]", body):
+        return "script without a base"  # `=_{x}`, `(1-_{\alpha)`: glyphs of a formula put together wrongly
+    if not re.search(r"[A-Za-z0-9\\]", body):
+        return "no mathematics"  # `***`, a rule of symbols
     commands = set(re.findall(r"\\([A-Za-z]+)", body)) - _WORD_MACROS - {"tag", "quad", "qquad"}
     if not commands and not _MATHY.search(body) and not (commands & _GREEK):
         return "no mathematics"

@@ -5,7 +5,7 @@ export check of bench/text_quality.py.
 An *escaped-syntax accident* is anything the renderer makes of the paper's own text that the export did not mean:
 a heading, list, block quote, code, link, rule or emphasis that is not one of the export's own (title, section
 headings, Abstract, References, the bold table captions, the italic figure captions and raster-table notes, the
-reference list, `<sup>`/`<sub>` in cells), or a backslash left visible by double escaping.
+reference list, `<sup>`/`<sub>` in cells).
 """
 from __future__ import annotations
 
@@ -32,9 +32,6 @@ def rendered(markdown: str) -> dict:
                 kinds["inline:" + child.type] += 1
                 if child.type == "html_inline" and child.content not in ("<sup>", "</sup>", "<sub>", "</sub>"):
                     kinds["inline:html_other"] += 1
-                if child.type == "text" and "\\" in child.content and any(
-                        f"\\{c}" in child.content for c in "\\`*_[]<>$|~#"):
-                    kinds["visible_escape"] += 1
     equations = sum(1 for t in tokens if t.type == "inline" and t.content.startswith("$$") and t.content.endswith("$$"))
     return {"headings": headings, "tables": kinds["table_open"], "equations": equations, "kinds": kinds}
 
@@ -61,7 +58,7 @@ def accidents(markdown: str, rows: dict) -> list[str]:
         out.append(f"{seen['equations']} equations rendered, {want_eqs} stored")
     k = seen["kinds"]
     for kind in ("blockquote_open", "code_block", "fence", "hr", "inline:code_inline", "inline:link_open",
-                 "inline:image", "inline:html_other", "visible_escape"):
+                 "inline:image", "inline:html_other"):
         if k[kind]:
             out.append(f"{k[kind]} {kind}")
     lists = k["ordered_list_open"] + k["bullet_list_open"]
