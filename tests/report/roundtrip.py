@@ -26,7 +26,8 @@ def rendered(markdown: str) -> dict:
     for i, tok in enumerate(tokens):
         kinds[tok.type] += 1
         if tok.type == "heading_open":
-            headings.append((int(tok.tag[1]), tokens[i + 1].content))
+            headings.append((int(tok.tag[1]), "".join(c.content for c in tokens[i + 1].children or []
+                                                       if c.type in ("text", "text_special", "softbreak"))))
         if tok.type == "inline" and not tok.content.startswith("$$"):  # LaTeX is for a maths renderer, not Markdown
             for child in tok.children or []:
                 kinds["inline:" + child.type] += 1
@@ -47,7 +48,7 @@ def accidents(markdown: str, rows: dict) -> list[str]:
     if rows["reference"] and len(refs) != 1:
         out.append(f"{len(refs)} References headings")
     titles = {s["section_title"] for s in rows["sections"]} | {"Abstract", "References"}
-    stray = [h for h in seen["headings"][1:] if h[1] not in titles and h[1].replace("\\", "") not in titles]
+    stray = [h for h in seen["headings"][1:] if h[1] not in titles]
     if stray:
         out.append(f"stray headings {stray[:3]}")
     want_tables = sum(1 for t in rows["tables"] if not is_raster_table(t["table_content"]) and "<tr" in t["table_content"])
