@@ -62,6 +62,7 @@ _CEDILLA_AFTER = re.compile(rf"([{_LETTER}])¸")
 _AFTER = re.compile(rf"([{_LETTER}])([{_ACC}])(?![{_LETTER}])")
 # a combining mark drawn before its letter (a vector arrow U+20D7 before V): moved after it
 _LOOSE_MARK = re.compile(r"(?:(?<=[^A-Za-z\u0300-\u036f\u20d0-\u20ff])|^)([\u0300-\u036f\u20d0-\u20ff]+)([A-Za-z])")
+_NEGATION = re.compile(r"\u0338 ?([=<>∈∋≡∼≃≈⊂⊃⊆⊇∣∥])")  # a slash drawn before its relation: ̸= -> ≠
 _MATH_ALNUM = {cp: unicodedata.normalize("NFKC", chr(cp)) for cp in [*range(0x1D400, 0x1D800), 0x210E]
                if unicodedata.normalize("NFKC", chr(cp)) != chr(cp)}
 _DOTLESS = str.maketrans({"ı": "i", "ȷ": "j"})
@@ -145,6 +146,10 @@ class Normalizer:
         return unicodedata.normalize("NFC", s)
 
     def _accents(self, s: str) -> str:
+        def compose_mark(base: str, mark: str) -> str:
+            self.stats["accents_composed"] += 1
+            return base + mark
+
         def compose(letter: str, accent: str) -> str:
             self.stats["accents_composed"] += 1
             base = letter.translate(_DOTLESS) if accent != "¸" else letter
@@ -156,6 +161,7 @@ class Normalizer:
         s = _GRAVE.sub(lambda m: compose(m[1], "`"), s)
         s = _BEFORE.sub(lambda m: compose(m[2], m[1]) if m[1] != "`" else m[0], s)
         s = _AFTER.sub(lambda m: compose(m[1], m[2]) if m[2] != "`" else m[0], s)
+        s = _NEGATION.sub(lambda m: compose_mark(m[1], "\u0338"), s)
         return _LOOSE_MARK.sub(lambda m: m[2] + m[1], s)
 
     # ---- paragraph level ---------------------------------------------------------------------------------
@@ -196,11 +202,18 @@ class Normalizer:
         for i in range(len(paragraphs) - 1, 0, -1):  # a word broken at a line end never ends a paragraph
             if re.search(r"[A-Za-z]-[ \t]*$", paragraphs[i - 1]) and re.match(r"[ \t]*[a-z]", paragraphs[i]):
                 paragraphs[i - 1] = paragraphs[i - 1].rstrip() + "\n" + paragraphs.pop(i).lstrip()
-        return "\n\n".join(p for p in (self.join(par.split("\n")) for par in paragraphs) if p)
+        out = "\n\n".join(p for p in (self.join(par.split("\n")) for par in paragraphs) if p)
+        return self._after_join(out)
+
+    def _after_join(self, s: str) -> str:
+        """An accent or mark left at a line end meets its letter only once the lines are joined (`ˆ` + `AS`)."""
+        if any(c in s for c in COMBINING) or re.search("[\u0300-\u036f\u20d0-\u20ff]", s):
+            s = unicodedata.normalize("NFC", self._accents(s))
+        return s
 
     def line(self, s: str) -> str:
         """A one-line field (a title, a caption, an author name): its lines joined into one."""
-        return self.join(self.chars(s or "").split("\n")) if s else s
+        return self._after_join(self.join(self.chars(s or "").split("\n"))) if s else s
 
 
 def _pages_joined(pages, norm: Normalizer) -> None:
