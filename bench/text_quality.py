@@ -7,7 +7,10 @@ mathematical alphanumerics, U+FFFD and soft hyphens (definitions in pipeline/par
 `equations` rows that are not plausible LaTeX (same module); on the zoo, table TEDS (tests/zoo/tables.py) against the
 tables the generator typeset; tables stored as rasters; the Markdown export (report/export.py) of each paper's rows: papers without an abstract,
 without exactly one references list, with a rendering accident (tests/report/roundtrip.py). `--before FILE` (a `--json` written by an earlier run, e.g.
-`bench/results/text_quality_before.json`, measured on the branch before issue 27) prints both side by side.
+`bench/results/text_quality_before.json`) prints both side by side. That file was measured on the parser before issue 27
+(commit 5c1cde5) with this script and today's definitions: `git archive 5c1cde5 | tar -x -C /tmp/base`, copy this file,
+pipeline/parse/quality.py, schemas/content_marks.py, tests/zoo/tables.py and tests/report/roundtrip.py into it, link
+../shared beside it, and run it there with `--json`.
 `--papers` lists every paper's figures too.
 """
 from __future__ import annotations
