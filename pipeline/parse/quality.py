@@ -233,9 +233,22 @@ def _balance_brackets(latex: str) -> str:
     return "".join(c for c, k in zip(latex, keep) if k)
 
 
+_BIG_OP = r"\\(?:sum|prod|int|oint|coprod|bigcup|bigcap|bigoplus|bigotimes|bigvee|bigwedge)"
+_SPLIT_LIMIT = re.compile(r"([_^])\{([^{}]*)\}\s*(" + _BIG_OP + r")\1\{([^{}]*)\}")
+_ORPHAN = re.compile(r"((?:^|[=+\-*/(\[,|<>&])\s*)[_^](?=\{)")
+
+
+def _orphan_scripts(body: str) -> str:
+    """Scripts hanging on nothing: a limit whose first part landed before its operator (`=_{i}\\sum_{=1}` ->
+    `=\\sum_{i=1}`) is put back together; any other such script keeps its content as a plain group."""
+    body = _SPLIT_LIMIT.sub(lambda m: f"{m[3]}{m[1]}{{{m[2]}{m[4]}}}", body)
+    return _ORPHAN.sub(r"\1", body)
+
+
 def repair_latex(latex: str) -> str:
     """Mechanical repairs of a reconstructed formula before it is judged: braces balanced, `\\left`/`\\right` dropped
-    when they do not pair, unpaired round/square brackets dropped, a second script on one base given an empty base
+    when they do not pair, unpaired round/square brackets dropped, a limit split around its operator put back and
+    a script on no base made a plain group, a second script on one base given an empty base
     (`x_{a}_{b}` -> `x_{a}{}_{b}`, valid LaTeX that prints the same). Leaves a plausible formula unchanged."""
     if not latex or latex_problem(latex) is None:
         return latex
@@ -247,6 +260,7 @@ def repair_latex(latex: str) -> str:
     plain = re.sub(r"\\[{}()\[\]]", "", body)
     if plain.count("(") + plain.count("[") != plain.count(")") + plain.count("]"):
         body = _balance_brackets(body)
+    body = _orphan_scripts(body)
     for _ in range(20):
         at = _double_script(body)
         if at < 0:

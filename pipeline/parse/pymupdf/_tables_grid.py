@@ -204,15 +204,19 @@ def _cols(s: Seg, gaps: list[float], ext: list[tuple[float, float]]) -> tuple[in
     return c, c
 
 
-def _split_at_gaps(s: Seg, gaps: list[float]) -> list[Seg]:
+def _split_at_gaps(s: Seg, gaps: list[float], ext: list[tuple[float, float]]) -> list[Seg]:
     """A run whose words fall apart at the column gaps it crosses (each word inside one column, every covered column
-    getting a word) is one cell per column: a header set tighter than the gaps of the body below it."""
+    getting a word) is one cell per column: a header set tighter than the gaps of the body below it. A run centred
+    over the content of the columns it covers is a spanning header ("SQA (SEQ)" over two columns) and stays whole."""
     inner = [g for g in gaps if s.x0 < g < s.x1]
     words = s.words or []
     if not inner or len(words) < 2:
         return [s]
     cols = [_col_of((a + b) / 2, gaps) for a, b, _ in words]
     if any(_col_of(a, gaps) != _col_of(b, gaps) for a, b, _ in words) or len(set(cols)) != len(inner) + 1:
+        return [s]
+    first, last = ext[min(cols)], ext[max(cols)]
+    if first[0] < last[1] and abs((s.x0 + s.x1) / 2 - (first[0] + last[1]) / 2) <= 1.5:
         return [s]
     out: list[Seg] = []
     for (a, b, text), c in zip(words, cols):
@@ -228,7 +232,7 @@ def _grid(rows: list[list[Seg]], gaps: list[float], ext: list[tuple[float, float
     grid: list[list[Cell]] = []
     for row in rows:
         cells: list[Cell] = []
-        for s in (piece for seg in row for piece in _split_at_gaps(seg, gaps)):
+        for s in (piece for seg in row for piece in _split_at_gaps(seg, gaps, ext)):
             c0, c1 = _cols(s, gaps, ext)
             if cells and cells[-1].col + cells[-1].colspan - 1 >= c0:  # same column: one cell
                 last = cells[-1]
