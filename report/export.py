@@ -51,7 +51,7 @@ class _Grid(HTMLParser):
 
     def handle_data(self, data):
         if self._cell is not None:
-            self._cell.append(_INLINE.sub(r"\\\1", data))  # cell text escaped; our <sup>/<sub> tags stay
+            self._cell.append(escape_inline(data))  # cell text escaped; our <sup>/<sub> tags stay
 
     def handle_endtag(self, tag):
         if tag in ("sup", "sub") and self._cell is not None:
@@ -91,6 +91,11 @@ _LINE_START = re.compile(r"^(\s*)(#|[-+*](?=\s)|\d{1,9}[.)](?=\s|$)|=+\s*$|-{3,}
 _BIBLIOGRAPHY = re.compile(r"^(?:[\dIVX]+\.?\s*)?(references|bibliography|literature cited|works cited|"
                            r"references and notes)\s*$", re.I)
 _ABSTRACT = re.compile(r"^(?:[\dIVX]+\.?\s*)?abstract\s*$", re.I)
+
+
+def escape_inline(text: str) -> str:
+    """Inline Markdown syntax characters escaped (table cells, where no line start can open a block)."""
+    return _INLINE.sub(r"\\\1", text or "")
 
 
 def escape(text: str) -> str:
@@ -200,17 +205,18 @@ def to_markdown(paper: PaperRows) -> str:
     if abstract:
         parts += ["## Abstract", *(escape(p.strip()) for p in abstract.split("\n\n") if p.strip())]
     floats = _Floats(paper)
-    taken = 0  # floats of pages up to here are written
     references = paper.rows["reference"]
-    for s in paper.rows["sections"]:
+    sections = [s for s in paper.rows["sections"]
+                if not (_ABSTRACT.match(s["section_title"] or "") and abstract)  # written from the metadata row
+                and not (_BIBLIOGRAPHY.match(s["section_title"] or "") and references)]  # the one list below
+    # first every float a paragraph places, then the others after the section that ends on their page
+    bodies = [_paragraphs(s.get("section_content") or "", floats) for s in sections]
+    taken = 0  # floats of pages up to here are written
+    for s, body in zip(sections, bodies):
         title = s["section_title"] or ""
         last = max(s.get("page_numbers") or [0])
-        if _ABSTRACT.match(title) and abstract:
-            continue  # written from the metadata row above
-        if _BIBLIOGRAPHY.match(title) and references:
-            continue  # the reference rows are the one list below
         parts.append(f"{'#' * heading_level(title)} {escape(title)}")
-        parts += _paragraphs(s.get("section_content") or "", floats)
+        parts += body
         parts += floats.pages(taken, last)
         taken = max(taken, last)
     parts += floats.pages(taken, 10**9)  # floats after the last section (appendix pages, no sections)

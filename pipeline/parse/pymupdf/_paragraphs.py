@@ -143,10 +143,8 @@ def page_paragraphs(facts: DocumentFacts, p: PageAnalysis, heading_ids: set[int]
                     last.lines.append(ln)
                     continue
                 elif role == "caption":
-                    if not any(inside(prev.bbox, c, 2) and inside(ln.bbox, c, 2) for c in roles.captions):
-                        pass  # another caption
-                    else:
-                        last.lines.append(ln)
+                    if any(inside(prev.bbox, c, 2) and inside(ln.bbox, c, 2) for c in roles.captions):
+                        last.lines.append(ln)  # the same caption goes on (another caption starts a paragraph)
                         continue
                 elif role == "text" and id(ln) not in runin_ids and not _text_break(facts, p, prev, ln):
                     last.lines.append(ln)
