@@ -30,9 +30,9 @@ Rules, in order:
       followed by a common word (`Nyström-based`), one word when the second half is not a word (`Transform-` +
       `ers`, `approxi-` + `mation`). A name split inside (`Lin-` + `former`) is left to rule a: the paper prints it
       whole elsewhere.
-   A hyphen before a capital or a digit (`Moore-Penrose`, `SST-2`), after a capitalised acronym or a digit (`BERT-`
-   `small`, `2e-5`) is kept without a space; before a conjunction (`first- and second-order`) it is a suspended
-   hyphen and keeps its space. The same decision applies to `compo- nent` inside a line (text a backend already joined
+   A hyphen next to a digit (`SST-2`, `2e-5`) is kept; so is one before a capital or after an acronym (`Moore-Penrose`,
+   `BERT-small`) unless the paper prints the joined form (`SCI-` + `DOCS` -> `SCIDOCS`); before a conjunction
+   (`first- and second-order`) it is a suspended hyphen and keeps its space. The same decision applies to `compo- nent` inside a line (text a backend already joined
    with a space).
 7. Runs of spaces collapsed; Unicode NFC.
 
@@ -99,17 +99,18 @@ class Vocabulary:
 def hyphen_join(left: str, right: str, vocab: Vocabulary | None = None) -> str:
     """How `left-` at a line end and `right` at the next line's start read as one token: `leftright`,
     `left-right` or (a suspended hyphen) `left- right`. See rule 6 of the module docstring."""
-    if right[:1].isupper() or right[:1].isdigit() or any(c.isdigit() for c in left) or (
-            len(left) > 1 and left.isupper()):
+    if right[:1].isdigit() or any(c.isdigit() for c in left):
         return f"{left}-{right}"
-    if right.lower() in SUSPENDED:
-        return f"{left}- {right}"
     lo, ro = left.lower(), right.lower()
     joined, compound = lo + ro, f"{lo}-{ro}"
-    if vocab is not None:
+    if vocab is not None and ro not in SUSPENDED:
         nj, nc = vocab.words[joined], vocab.compounds[compound]
         if nj or nc:
-            return f"{left}{right}" if nj >= nc else f"{left}-{right}"
+            return f"{left}{right}" if nj > nc else f"{left}-{right}"
+    if right[:1].isupper() or (len(left) > 1 and left.isupper()):
+        return f"{left}-{right}"
+    if ro in SUSPENDED:
+        return f"{left}- {right}"
     words = word_list()
     if joined in words:
         return f"{left}{right}"

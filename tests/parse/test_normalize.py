@@ -71,6 +71,11 @@ def test_the_document_vocabulary_decides_first() -> None:
     vocab = Vocabulary()
     vocab.add("Nyströmformer is fast.\n")
     assert hyphen_join("Nyström", "former", vocab) == "Nyströmformer"
+    # a capital after the hyphen keeps it, unless the paper prints the word whole
+    assert hyphen_join("SCI", "DOCS", Vocabulary()) == "SCI-DOCS"
+    vocab = Vocabulary()
+    vocab.add("we release SCIDOCS, and SCIDOCS covers seven tasks\n")
+    assert hyphen_join("SCI", "DOCS", vocab) == "SCIDOCS"
 
 
 def test_a_line_end_word_is_not_evidence() -> None:
