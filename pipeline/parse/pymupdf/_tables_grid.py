@@ -324,6 +324,45 @@ def _trim(rows: list[list[Seg]], rule_ys: list[float], width: float) -> list[lis
     return rows
 
 
+def _row_groups(rows: list[list[Seg]]) -> list[list[Seg]]:
+    """Body rows whose cells span several lines, one-line cells centred between them (MNRAS Table 1): when the
+    white space between lines falls into narrow gaps inside a row and clearly wider ones between rows, the lines
+    between two wide gaps are one row, and the runs of a column in it one cell. Not done when a group would put two
+    numbers in one column (then the wide gaps only separate blocks of ordinary rows)."""
+    if len(rows) < 4:
+        return rows
+    heights = sorted(s.h for r in rows for s in r)
+    h = heights[len(heights) // 2]
+    gaps = [min(s.y0 for s in b) - max(s.y1 for s in a) for a, b in zip(rows, rows[1:])]
+    median = sorted(gaps)[len(gaps) // 2]
+    wide = max(0.5 * h, median + 0.4 * h)
+    cuts = [i + 1 for i, g in enumerate(gaps) if g >= wide]
+    if len(cuts) < 2:
+        return rows
+    bounds = [0, *cuts, len(rows)]
+    groups = [rows[a:b] for a, b in zip(bounds, bounds[1:])]
+    if all(len(g) == 1 for g in groups):
+        return rows
+    out: list[list[Seg]] = []
+    for group in groups:
+        segs = sorted((s for r in group for s in r), key=lambda s: s.x0)
+        clusters: list[list[Seg]] = []
+        for s in segs:
+            if clusters and s.x0 < max(t.x1 for t in clusters[-1]):
+                clusters[-1].append(s)
+            else:
+                clusters.append([s])
+        merged = []
+        for c in clusters:
+            if sum(1 for s in c if _NUMERIC.match(s.text)) > 1:
+                return rows  # two numbers in one column: these are ordinary rows
+            c.sort(key=lambda s: s.yc)
+            merged.append(Seg(min(s.x0 for s in c), min(s.y0 for s in c), max(s.x1 for s in c), max(s.y1 for s in c),
+                              " ".join(s.text for s in c), [w for s in c for w in (s.words or [])]))
+        out.append(merged)
+    return out
+
+
 def _merge_continuations(grid: list[list[Cell]], rows: list[list[Seg]], n_head: int) -> int:
     """Lines of multi-line cells folded into the row they continue (see the module docstring); returns how many
     header rows were folded away."""
@@ -363,6 +402,7 @@ def build_html(p: PageAnalysis, region: Rect, rule_ys: list[float]) -> str:
     centres = [sum(s.yc for s in r) / len(r) for r in rows]
     inner = [y for y in sorted(rule_ys) if centres[0] < y < centres[-1]]
     n_head = sum(1 for c in centres if c < inner[0]) if inner else 1
+    rows = rows[:n_head] + _row_groups(rows[n_head:])
     body = rows[n_head:] if len(rows) - n_head >= 3 else rows
     gaps = _column_gaps(body, region[0], region[2], rows[:n_head] if body is not rows else None)
     grid = _grid(rows, gaps, _extents(body, gaps))
