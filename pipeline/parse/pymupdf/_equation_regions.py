@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import pymupdf
 
-from pipeline.parse.pymupdf._geometry import hrules, inside, is_prose, to_bbox, union, x_overlap
+from pipeline.parse.pymupdf._geometry import hrules, inside, is_prose, union, x_overlap
 from pipeline.parse.pymupdf._latex_build import glyph_atoms, render
 from pipeline.parse.pymupdf._latex_symbols import math_share, prose_fonts
 from pipeline.parse.pymupdf.page import INK, Line, PageAnalysis, Rect

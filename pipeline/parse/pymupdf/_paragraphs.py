@@ -35,7 +35,6 @@ from schemas.content_marks import equation_placeholder
 if TYPE_CHECKING:
     from pipeline.parse.pymupdf.facts import DocumentFacts
 
-ROW_ROLES = ("table", "figure", "heading", "margin")  # every row of these is a paragraph of its own
 PROSE_ROLES = ("text", "heading", "caption", "table")
 _ITEM = re.compile(r"^(?:[•·▪◦●■□►‣∙]\s|\(?[a-z0-9]{1,2}\)\s|\d{1,2}\.\s+[A-Z])")
 _ENDS_SENTENCE = re.compile(r"[.!?:;][)\]\"'”’]*$")

@@ -1,4 +1,6 @@
-"""equations view: display equations (not inline math) with offline-reconstructed LaTeX and a bbox.
+"""equations view: display equations (not inline math) with offline-reconstructed LaTeX and a bbox. Found once per
+document by `_equation_regions.py` (DocumentFacts.equations), which the prose views also read to leave the same lines
+out; each formula is repaired and screened there (quality.py), so every row is a plausible formula.
 
 Detection is typographic and cheap: a text line is display math when most of its glyphs are in TeX math fonts
 or are math symbols, or when it is an equation number "(3)" at the right of its column. Such lines are grouped
@@ -16,7 +18,6 @@ from __future__ import annotations
 
 from pipeline.document import Equation
 from pipeline.parse.pymupdf._geometry import to_bbox
-from pipeline.parse.pymupdf._equation_regions import to_latex  # noqa: F401  (re-exported for tests)
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis
 
