@@ -130,7 +130,9 @@ def _table_block(row: dict) -> str:
 
 
 def _equation_block(row: dict) -> str:
-    return f"$$\n{row['equation_content']}\n$$" if row["equation_content"] else ""
+    """`$$...$$` on one line: a LaTeX line starting with `*`, `-` or `1.` cannot open a Markdown list there."""
+    latex = " ".join((row["equation_content"] or "").split())
+    return f"$${latex}$$" if latex else ""
 
 
 def _figure_block(row: dict) -> str:

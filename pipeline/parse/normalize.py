@@ -61,7 +61,7 @@ _GRAVE = re.compile(rf"(?<=[{_LETTER}])`([{_LETTER}])")
 _CEDILLA_AFTER = re.compile(rf"([{_LETTER}])¸")
 _AFTER = re.compile(rf"([{_LETTER}])([{_ACC}])(?![{_LETTER}])")
 # a combining mark drawn before its letter (a vector arrow U+20D7 before V): moved after it
-_LOOSE_MARK = re.compile(r"(?:(?<=[^A-Za-z\u0300-\u036f\u20d0-\u20ff])|^)([\u0300-\u036f\u20d0-\u20ff]+)([A-Za-z])")
+_LOOSE_MARK = re.compile(r"(?:(?<=[^A-Za-z\u0300-\u036f\u20d0-\u20ff])|^)([\u0300-\u036f\u20d0-\u20ff]+)([A-Za-z0-9])")
 _NEGATION = re.compile(r"\u0338 ?([=<>∈∋≡∼≃≈⊂⊃⊆⊇∣∥])")  # a slash drawn before its relation: ̸= -> ≠
 _MATH_ALNUM = {cp: unicodedata.normalize("NFKC", chr(cp)) for cp in [*range(0x1D400, 0x1D800), 0x210E]
                if unicodedata.normalize("NFKC", chr(cp)) != chr(cp)}

@@ -180,7 +180,7 @@ def latex_problem(latex: str) -> str | None:
         return "identifiers"
     if re.search(r"(?:^|[=+\-*/(\[,|<>&])\s*[_^]", body):
         return "script without a base"  # `=_{x}`, `(1-_{\alpha)`: glyphs of a formula put together wrongly
-    if not re.search(r"[A-Za-z0-9\\]", body):
+    if not re.search(r"[A-Za-z0-9]", body):
         return "no mathematics"  # `***`, a rule of symbols
     commands = set(re.findall(r"\\([A-Za-z]+)", body)) - _WORD_MACROS - {"tag", "quad", "qquad"}
     if not commands and not _MATHY.search(body) and not (commands & _GREEK):

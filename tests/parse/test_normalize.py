@@ -29,6 +29,7 @@ CASES = [
     ("math accent in prose", "the entry of ˆS", "the entry of Ŝ"),
     ("accent at a line end, its letter on the next", "corresponds to ˆ\nAS", "corresponds to ÂS"),
     ("vector arrow drawn before its letter", "by ⃗Vi and ⃗Ai", "by V⃗i and A⃗i"),
+    ("vector arrow drawn before a digit", "=⃗0", "=0⃗"),
     ("negation slash drawn before its relation", "f(x)̸=1", "f(x)≠1"),
     ("mathematical italic letters", "\U0001d43e is \U0001d459\U0001d45c\U0001d454 \U0001d6fc", "K is log α"),
     ("mathematical bold digit", "\U0001d7cf", "1"),

@@ -128,6 +128,6 @@ def test_markdown_syntax_in_the_text_is_escaped():
     seen = rendered(text)
     assert [h[1] for h in seen["headings"]] == ["A *bold* claim", "Abstract", "1 Intro", "References"]
     intro = text[text.index("## 1 Intro"):text.index("## References")]
-    assert intro.index("#Edges") < intro.index("$$\nx = y_{i} \\tag{1}\n$$") < intro.index("**Table 1: Scores")
+    assert intro.index("#Edges") < intro.index("$$x = y_{i} \\tag{1}$$") < intro.index("**Table 1: Scores")
     assert intro.index("**Table 1: Scores") < intro.index("| a\\_b |")
     assert "printed as an image" in text
