@@ -162,7 +162,7 @@ class Normalizer:
         s = _GRAVE.sub(lambda m: compose(m[1], "`"), s)
         s = _BEFORE.sub(lambda m: compose(m[2], m[1]) if m[1] != "`" else m[0], s)
         s = _AFTER.sub(lambda m: compose(m[1], m[2]) if m[2] != "`" else m[0], s)
-        s = _NEGATION.sub(lambda m: compose_mark(m[1], "\u0338"), s)
+        s = unicodedata.normalize("NFC", _NEGATION.sub(lambda m: compose_mark(m[1], "\u0338"), s))  # ≠ -> ≠
         return _LOOSE_MARK.sub(lambda m: m[2] + m[1], s)
 
     # ---- paragraph level ---------------------------------------------------------------------------------

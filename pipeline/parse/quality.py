@@ -8,7 +8,7 @@ Text defects, counted in the chunk text (issue 27's table):
   `first- and second-order`, is not counted), and `compo-nent` (a joined word that keeps its hyphen: the joined form
   is in the word list and neither half is a word; `pre-defined` is a compound as printed, not a defect);
 - `accent`: a spacing accent (¨ ´ ˆ ˜ ˘ ˇ ˚ ¯ ˙ ¸ ˝ ˛, or a grave between letters) next to a letter, or a combining
-  mark with no letter to sit on: `Nystr¨om`;
+  mark with no letter or digit to sit on: `Nystr¨om`;
 - `math_alnum`: Mathematical Alphanumeric Symbols (U+1D400-U+1D7FF, and U+210E, the italic h they lack);
 - `fffd`: U+FFFD, a glyph the PDF maps to no character;
 - `soft_hyphen`: U+00AD.
@@ -61,7 +61,7 @@ def text_defects(text: str) -> Counter[str]:
                     + sum(1 for a, b in _KEPT_SPLIT.findall(text)
                           if a + b in words and a not in words and b not in words))
     out["accent"] = len(_ACCENT.findall(text)) + sum(
-        1 for i, c in enumerate(text) if unicodedata.combining(c) and (i == 0 or not text[i - 1].isalpha()))
+        1 for i, c in enumerate(text) if unicodedata.combining(c) and (i == 0 or not text[i - 1].isalnum()))
     out["math_alnum"] = len(_MATH_ALNUM.findall(text))
     out["fffd"] = text.count("\ufffd")
     out["soft_hyphen"] = text.count("\u00ad")
