@@ -21,9 +21,12 @@ SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", 
                "via", "vs", "with"}
 
 
+_ANY_LIGATURE = re.compile("[" + "".join(LIGATURES) + "]")
+
+
 def spell_ligatures(s: str) -> str:
     """Typographic ligatures spelled out, so text search finds 'significant' in a PDF that draws 'signiﬁcant'."""
-    return s.translate(_LIGATURE_TABLE)
+    return s.translate(_LIGATURE_TABLE) if _ANY_LIGATURE.search(s) else s
 
 
 def spell_paper_ligatures(paper: object) -> None:

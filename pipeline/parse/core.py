@@ -11,6 +11,7 @@ steps.run_view, so they read the same as before the split (metadata/pages failur
 """
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from pipeline.document import ParsedPaper
@@ -38,8 +39,10 @@ def parse_pdf(path: Path | str, options: ParseOptions | None = None) -> ParsedPa
     paper = merge(papers, options)
     if paper.tables:  # before the ligatures are spelled out: it matches cell words with the text layer's
         run_view(paper, "table_scripts", lambda: mark_table_scripts(paper, path), path)
+    t0 = time.perf_counter()
     screen_equations(paper)
     normalize_paper(paper)  # every view's text, whichever backend made it (table cells too)
+    paper.timings["normalize"] = time.perf_counter() - t0
     spell_paper_ligatures(paper)  # what normalisation leaves alone (figure rows' captions are done; LaTeX, bibtex)
     run_view(paper, "chunks", lambda: setattr(paper, "chunks", extract_chunks(paper.pages, options)), path)
     return paper

@@ -65,6 +65,9 @@ _LOOSE_MARK = re.compile(r"(?:(?<=[^A-Za-z\u0300-\u036f\u20d0-\u20ff])|^)([\u030
 _NEGATION = re.compile(r"\u0338 ?([=<>∈∋≡∼≃≈⊂⊃⊆⊇∣∥])")  # a slash drawn before its relation: ̸= -> ≠
 _MATH_ALNUM = {cp: unicodedata.normalize("NFKC", chr(cp)) for cp in [*range(0x1D400, 0x1D800), 0x210E]
                if unicodedata.normalize("NFKC", chr(cp)) != chr(cp)}
+_ANY_SPACING = re.compile(f"[{_ACC}]")
+_ANY_MARK = re.compile("[\u0300-\u036f\u20d0-\u20ff]")
+_HAS_MATH_ALNUM = re.compile("[\U0001d400-\U0001d7ff\u210e]")
 _DOTLESS = str.maketrans({"ı": "i", "ȷ": "j"})
 
 _WORD = re.compile(r"[A-Za-zÀ-ɏ]+(?:-[A-Za-zÀ-ɏ]+)*")
@@ -138,12 +141,11 @@ class Normalizer:
             self.stats["fffd_dropped"] += s.count("\ufffd")
             s = re.sub(r"(?m)^[ \t]*\ufffd+[ \t]*(?:\n|$)", "", s)  # a line of nothing else goes with its break
             s = re.sub(r"[ \t]*\ufffd+[ \t]*", lambda m: " " if m[0][0] in " \t" or m[0][-1] in " \t" else "", s)
-        if any(c in s for c in COMBINING) or re.search("[\u0300-\u036f\u20d0-\u20ff]", s):
+        if _ANY_SPACING.search(s) or "`" in s or _ANY_MARK.search(s):
             s = self._accents(s)
-        folded = s.translate(_MATH_ALNUM)
-        if folded != s:
+        if _HAS_MATH_ALNUM.search(s):
             self.stats["math_folded"] += sum(1 for c in s if ord(c) in _MATH_ALNUM)
-            s = folded
+            s = s.translate(_MATH_ALNUM)
         return unicodedata.normalize("NFC", s)
 
     def _accents(self, s: str) -> str:
@@ -156,35 +158,45 @@ class Normalizer:
             base = letter.translate(_DOTLESS) if accent != "¸" else letter
             return base + COMBINING[accent]
 
-        s = _CEDILLA_AFTER.sub(lambda m: compose(m[1], "¸"), s)
-        s = _BETWEEN_COPIES.sub(lambda m: compose(m[1], m[2]), s)
-        s = _BEFORE_IN_WORD.sub(lambda m: compose(m[2], m[1]), s)
-        s = _GRAVE.sub(lambda m: compose(m[1], "`"), s)
-        s = _BEFORE.sub(lambda m: compose(m[2], m[1]) if m[1] != "`" else m[0], s)
-        s = _AFTER.sub(lambda m: compose(m[1], m[2]) if m[2] != "`" else m[0], s)
-        s = unicodedata.normalize("NFC", _NEGATION.sub(lambda m: compose_mark(m[1], "\u0338"), s))  # ≠ -> ≠
-        return _LOOSE_MARK.sub(lambda m: m[2] + m[1], s)
+        if "¸" in s:
+            s = _CEDILLA_AFTER.sub(lambda m: compose(m[1], "¸"), s)
+        if _ANY_SPACING.search(s) or "`" in s:
+            s = _BETWEEN_COPIES.sub(lambda m: compose(m[1], m[2]), s)
+            s = _BEFORE_IN_WORD.sub(lambda m: compose(m[2], m[1]), s)
+            if "`" in s:
+                s = _GRAVE.sub(lambda m: compose(m[1], "`"), s)
+            s = _BEFORE.sub(lambda m: compose(m[2], m[1]) if m[1] != "`" else m[0], s)
+            s = _AFTER.sub(lambda m: compose(m[1], m[2]) if m[2] != "`" else m[0], s)
+        if "\u0338" in s:  # a negation slash drawn before its relation, composed by NFC (= + U+0338 is U+2260)
+            s = unicodedata.normalize("NFC", _NEGATION.sub(lambda m: compose_mark(m[1], "\u0338"), s))
+        if _ANY_MARK.search(s):
+            s = _LOOSE_MARK.sub(lambda m: m[2] + m[1], s)
+        return s
 
     # ---- paragraph level ---------------------------------------------------------------------------------
 
     def join(self, lines: list[str]) -> str:
         """One paragraph from its lines: broken words re-joined (rule 6), spaces between the other lines."""
-        out = ""
+        parts: list[str] = []  # pieces of the paragraph; only the last one is ever looked at again
         for text in (t.strip() for t in lines):
             if not text:
                 continue
-            m = _LINE_END_HYPHEN.search(out)
-            n = _LINE_START_WORD.match(text)
-            if m and n and not out.endswith("--"):
-                token = hyphen_join(m[1], n[1], self.vocab)
-                self.stats["hyphens_joined" if "-" not in token else "compounds_kept"] += 1
-                out = out[: m.start()] + token + text[n.end():]
+            last = parts[-1] if parts else ""
+            if last.endswith("-") and not last.endswith("--"):
+                m = _LINE_END_HYPHEN.search(last[-60:])
+                n = _LINE_START_WORD.match(text)
+                if m and n:
+                    token = hyphen_join(m[1], n[1], self.vocab)
+                    self.stats["hyphens_joined" if "-" not in token else "compounds_kept"] += 1
+                    parts[-1] = last[: len(last) - len(m[0])] + token + text[n.end():]
+                    continue
+            if last and last[-1:] in "/._-#?=&" and _URLISH.search(last[-200:]):
+                parts[-1] = last + text  # a URL broken over two lines
                 continue
-            if out and _URLISH.search(out) and " " not in text[:1]:
-                out += text  # a URL broken over two lines
-                continue
-            out = f"{out} {text}" if out else text
-        out = _SPACE_SPLIT.sub(self._space_split, out)
+            parts.append(text)
+        out = " ".join(parts)
+        if "- " in out:
+            out = _SPACE_SPLIT.sub(self._space_split, out)
         return re.sub(r"[ \t\u00a0]{2,}", " ", out).strip()
 
     def _space_split(self, m: re.Match) -> str:
@@ -208,7 +220,7 @@ class Normalizer:
 
     def _after_join(self, s: str) -> str:
         """An accent or mark left at a line end meets its letter only once the lines are joined (`ˆ` + `AS`)."""
-        if any(c in s for c in COMBINING) or re.search("[\u0300-\u036f\u20d0-\u20ff]", s):
+        if _ANY_SPACING.search(s) or "`" in s or _ANY_MARK.search(s):
             s = unicodedata.normalize("NFC", self._accents(s))
         return s
 

@@ -153,15 +153,24 @@ def _words(nodes, out: list[str]) -> None:
             _words(node.nodelist, out)
 
 
+@lru_cache(maxsize=1)
+def _latex_context():
+    from pylatexenc.latexwalker import get_default_latex_context_db
+
+    return get_default_latex_context_db()  # built once: a walker builds it anew by default (most of its cost)
+
+
+@lru_cache(maxsize=4096)
 def latex_problem(latex: str) -> str | None:
-    """Why `latex` is not a plausible equation row, or None when it is (see the module docstring)."""
+    """Why `latex` is not a plausible equation row, or None when it is (see the module docstring). Cached: the
+    backend and the core judge the same rows."""
     body = re.sub(r"\\tag\{[^{}]*\}", "", latex or "").strip()
     if not body:
         return "empty"
     if not _brackets_balance(body):
         return "unbalanced"
     try:
-        nodes, _, _ = LatexWalker(body, tolerant_parsing=False).get_latex_nodes()
+        nodes, _, _ = LatexWalker(body, latex_context=_latex_context(), tolerant_parsing=False).get_latex_nodes()
     except LatexWalkerError:
         return "does not parse"
     except Exception:  # pylatexenc raises plain errors on some malformed input
