@@ -159,6 +159,7 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
         raise StoreMissing(f"no database at {settings.duckdb_path}; run `paperbase ingest DIR` first")
     records = store.ledger()
     states = paper_states(settings, {r.paper_id for r in records.values() if r.paper_id and r.status in ("ok", "partial")})
+    raster = _raster_tables(store)
     rows = []
     for r in records.values():
         state, error = r.status, r.error
@@ -166,16 +167,28 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
             state, error = "missing", f"file is gone (was {r.status}); `paperbase prune` forgets it"
         elif r.status == "ok" and r.paper_id in states and not states[r.paper_id].finished:
             state, error = "partial", states[r.paper_id].describe()
-        rows.append({"path": r.path, "paper_id": r.paper_id, "status": state, "error": error})
+        rows.append({"path": r.path, "paper_id": r.paper_id, "status": state, "error": error,
+                     "raster_tables": raster.get(r.paper_id, 0)})
     if as_json:
         print_jsonl(rows)
         return
     table = Table(title=f"{len(rows)} PDF(s) in {settings.duckdb_path}")
-    for col in ("path", "paper_id", "status", "error"):
+    for col in ("path", "paper_id", "status", "error", "notes"):
         table.add_column(col, overflow="fold")
     for row in rows:
-        table.add_row(row["path"], row["paper_id"] or "", f"[{_STYLE.get(row['status'], 'white')}]{row['status']}[/]", row["error"] or "")
+        notes = (f"{row['raster_tables']} table(s) printed as images: no cells extracted" if row["raster_tables"] else "")
+        table.add_row(row["path"], row["paper_id"] or "", f"[{_STYLE.get(row['status'], 'white')}]{row['status']}[/]",
+                      row["error"] or "", notes)
     console.print(table)
+
+
+def _raster_tables(store) -> dict[str, int]:
+    """paper_id -> how many of its tables are stored with the raster flag (schemas/content_marks.py)."""
+    from schemas.content_marks import RASTER_ATTR
+
+    rows = store.query("SELECT CAST(ref_paper_id AS VARCHAR) AS pid, count(*) AS n FROM tables "
+                       "WHERE contains(table_content, ?) GROUP BY 1", [RASTER_ATTR])
+    return {r["pid"]: r["n"] for r in rows}
 
 
 @app.command()
