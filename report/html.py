@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
@@ -60,8 +61,15 @@ def render_pages(doc, pdf_path: Path, folder: Path, dpi: int = DPI) -> list[str]
     return names
 
 
+# Every character HTML gives a meaning inside a script element, as a JSON escape: `<` (`</script`, `<!--` which
+# makes the parser look for a `-->` across the rest of the page), `>` and `&` for good measure, and U+2028/2029
+# (line terminators to older JavaScript). JSON.parse reads the escapes back as the same characters.
+_ISLAND_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_ISLAND_CHARS = re.compile("[<>&\u2028\u2029]")
+
+
 def _json_script(data: Any) -> str:
-    text = json.dumps(data, default=str).replace("</", "<\\/")  # no row can close the script element
+    text = _ISLAND_CHARS.sub(lambda m: _ISLAND_ESCAPES[m.group()], json.dumps(data, default=str))
     return f'<script type="application/json" id="rows">{text}</script>'
 
 
