@@ -45,7 +45,7 @@ def _show(report, as_json: bool, progress=None) -> None:
         times = progress.times_table() if progress is not None else None
         if times is not None:
             console.print(times)
-    if report.status == Status.FAILED:
+    if report.status not in (Status.OK, Status.UNCHANGED):  # any collection failed (partial), or all did
         raise typer.Exit(1)
 
 

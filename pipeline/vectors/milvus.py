@@ -78,6 +78,7 @@ def connect(settings) -> Iterator:
     if settings.vectors.milvus_uri:
         client = MilvusClient(uri=settings.vectors.milvus_uri)
         client.paperbase_remote = True
+        client.paperbase_lite_dir = None
         client.paperbase_lite_path = None
         client.paperbase_lite_opened = False
         client.paperbase_store = None  # a server searches in C++: no search copies (copies.py)
@@ -90,6 +91,7 @@ def connect(settings) -> Iterator:
     uri, held = lite.acquire(store, settings.vectors.lock_timeout)
     try:
         client = MilvusClient(uri=uri)
+        client.paperbase_lite_dir = store  # where its files are, held here or served by another process
         client.paperbase_lite_path = store if held else None  # only the holder may repair index files (load())
         client.paperbase_lite_opened = held  # False: answered by another process's loaded store (lite.py)
         client.paperbase_store = store if settings.vectors.search_copies else None  # copies.py
@@ -457,6 +459,8 @@ def sync_copies(client, name: str) -> int:
     read_back = 0
     for shard in layout(client, name).shards:
         note = pending.pop(shard, None)
+        copies.tidy(store, shard)
+        copies.upgrade(store, shard)
         now = copies.fingerprint(store, shard)
         root = copies.copies_dir(store) / shard
         if now is None or copies.recorded(root) == now:
@@ -571,10 +575,14 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
     schema, index = _schema(client, coll, dim)
     names = [shard_name(coll.name, s, shards) for s in range(shards)] if shards else [coll.name]
     have = {n for n in names if client.has_collection(n)}
+    _clear_leftovers(client, [n for n in names if n not in have])
     for s, shard in enumerate(names):
         parts = [f"{BUCKET_PREFIX}{b:03d}" for b in range(buckets) if not shards or b % shards == s]
         if shard not in have:
-            client.create_collection(shard, schema=schema)
+            if getattr(client, "paperbase_lite_dir", None) is not None:  # a nonce in schema.json: copies.fingerprint
+                client.create_collection(shard, schema=schema, properties={"paperbase.created": os.urandom(8).hex()})
+            else:
+                client.create_collection(shard, schema=schema)
         present = set(client.list_partitions(shard))
         for p in parts:
             if p not in present:
@@ -592,6 +600,26 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
     if shards:
         _empty_copies(client, coll.name, [n for n in names if n not in have], coll.is_sparse,
                       None if coll.is_sparse else int(dim or coll.field("vector").raw["dim"]))
+
+
+def _clear_leftovers(client, shards: list[str]) -> None:
+    """Remove what an interrupted create left of these shards on a Milvus Lite store: Milvus Lite makes the
+    collection's directory, then writes `schema.json` through a temporary file, and only a directory with a
+    `schema.json` is a collection to it. A create stopped in between (a full disk leaves a 0-byte
+    `schema.json.tmp`, a kill leaves less) leaves a directory that is no collection yet blocks every later create of
+    the name ("File exists") and that drop_collection ignores. Such a directory holds no rows (rows come after the
+    schema), so removing it loses nothing; the create then starts that shard afresh."""
+    store = getattr(client, "paperbase_lite_dir", None)
+    if store is None:
+        return
+    import shutil
+
+    for shard in shards:
+        folder = Path(store) / "collections" / shard
+        if folder.is_dir() and not (folder / "schema.json").exists():
+            log.warning("%s: removing what an interrupted create left (%s)", shard,
+                        ", ".join(sorted(p.name for p in folder.iterdir())) or "an empty directory")
+            shutil.rmtree(folder)
 
 
 def _schema(client, coll: Collection, dim: int | None):
