@@ -94,12 +94,15 @@ def rebuild(
 
 @app.command()
 def check(data_dir: DataDir = None, milvus_uri: MilvusUri = None, collection: CollectionOpt = None,
+          sample: Annotated[int, typer.Option("--sample", min=0, help="Search-copy vectors compared with Milvus's per "
+                                              "shard, picked at random; 0 compares every one.")] = 64,
           as_json: JsonFlag = False) -> None:
-    """Compare, per paper and column, non-empty DuckDB cells with vectors in Milvus; exit 1 on mismatches."""
+    """Compare, per paper and column, non-empty DuckDB cells with vectors in Milvus, and the search copies with
+    Milvus (files, ids, vectors); exit 1 on mismatches."""
     from pipeline.vectors import check as do_check
 
     notes: list[str] = []
-    mismatches = do_check(_settings(data_dir, milvus_uri), collection or None, notes)
+    mismatches = do_check(_settings(data_dir, milvus_uri), collection or None, notes, sample=sample)
     for note in notes:  # hints, not failures (stderr: --json output stays the mismatches alone)
         console.print(f"note: {note}")
     if as_json:

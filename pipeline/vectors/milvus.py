@@ -227,7 +227,9 @@ def layout(client, name: str) -> Layout:
     if name not in cache:
         shards = _describe(client, name)
         if not shards:
-            raise KeyError(f"collection {name} does not exist")
+            from pipeline.vectors.errors import CollectionGone
+
+            raise CollectionGone(f"collection {name} does not exist (dropped or being rebuilt by another process?)")
         if shards == (name,):  # an older store's single collection: its buckets, if any, are its partitions
             buckets = sum(1 for p in client.list_partitions(name) if p.startswith(BUCKET_PREFIX))
         else:
@@ -691,12 +693,26 @@ def load(client, name: str) -> None:
     _ensure_loaded(client, list(layout(client, name).shards))
 
 
-def stray_copies(client, name: str, ids_by_paper: dict[str, set[int]]) -> list[str]:
-    """Shards whose current search copy does not hold exactly Milvus's ids for these papers (`check`); their copies
-    are removed, so searches go to Milvus until the next encode reads them back."""
+@dataclass
+class CopyCheck:
+    """What `check` found of a collection's search copies: shards whose copy it removed (and why), and how many
+    vectors it compared with Milvus out of how many the copies hold."""
+
+    removed: list[tuple[str, str]]
+    compared: int = 0
+    rows: int = 0
+    sampled: bool = False
+
+
+def check_copies(client, name: str, ids_by_paper: dict[str, set[int]], sample: int = 64) -> CopyCheck:
+    """Every current search copy of `name` against Milvus (`check`): its files against their digests (all hashed,
+    whatever the trust cache says), its ids against Milvus's for the same papers, and its vectors against Milvus's
+    (`sample` rows per shard picked at random, every row when 0 or when the shard holds no more). A copy that fails
+    any of these is removed, so searches go to Milvus until the next encode reads it back."""
     store = _copy_store(client, name)
+    out = CopyCheck([])
     if store is None:
-        return []
+        return out
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -706,10 +722,17 @@ def stray_copies(client, name: str, ids_by_paper: dict[str, set[int]]) -> list[s
     by_shard: dict[str, dict[str, set[int]]] = {}
     for pdf_id, ids in ids_by_paper.items():
         by_shard.setdefault(lay.place(pdf_id)[0], {})[pdf_id] = ids
-    bad = []
     for shard in lay.shards:
+        root = copies.copies_dir(store) / shard
+        if copies.fingerprint(store, shard) is None or copies.recorded(root) != copies.fingerprint(store, shard):
+            continue  # no current copy: searches use Milvus anyway
+        damage = copies.verify(root, full=True)
+        if damage is not None:
+            out.removed.append((shard, f"its files are damaged: {damage}"))
+            continue
         copy = copies.fresh(store, shard)
         if copy is None:
+            out.removed.append((shard, "it could not be read"))
             continue
         mine = by_shard.get(shard, {})
         want = set().union(*mine.values()) if mine else set()
@@ -718,10 +741,56 @@ def stray_copies(client, name: str, ids_by_paper: dict[str, set[int]]) -> list[s
             rows = copy.meta.filter(pc.is_in(copy.meta["pdf_id"], pa.array(sorted(mine), pa.string())))
             got = set(rows["id"].to_pylist())
         if got != want:
-            bad.append(shard)
-    if bad:
-        copies.forget(store, bad)
-    return bad
+            out.removed.append((shard, f"its ids differ from Milvus's ({len(got - want)} extra, {len(want - got)} missing)"))
+            continue
+        picked = _sample_rows(len(copy), sample)
+        out.rows += len(copy)
+        out.compared += len(picked)
+        out.sampled |= len(picked) < len(copy)
+        differ = _vectors_differ(client, shard, copy, picked)
+        if differ:
+            out.removed.append((shard, f"{differ} of {len(picked)} compared vector(s) differ from Milvus's"))
+    if out.removed:
+        copies.forget(store, [s for s, _ in out.removed])
+    return out
+
+
+def _sample_rows(n: int, sample: int) -> np.ndarray:
+    if sample <= 0 or n <= sample:
+        return np.arange(n)
+    return np.sort(np.random.default_rng().choice(n, size=sample, replace=False))
+
+
+def _vectors_differ(client, shard: str, copy, rows: np.ndarray) -> int:
+    """How many of these copy rows hold a vector other than Milvus's for the same id (dense compared after the
+    normalisation the copy applies for COSINE; sparse term by term)."""
+    if not len(rows):
+        return 0
+    ids = [int(i) for i in copy.meta["id"].take(rows).to_pylist()]
+    found: dict[int, object] = {}
+    for i in range(0, len(ids), 1000):
+        for r in client.get(shard, ids=ids[i:i + 1000], output_fields=["id", "vector"]):
+            found[int(r["id"])] = r["vector"]
+    differ = 0
+    for row, id_ in zip(rows, ids):
+        theirs = found.get(id_)
+        if theirs is None:
+            differ += 1
+        elif copy.sparse:
+            a, b = int(copy.indptr[row]), int(copy.indptr[row + 1])
+            mine = dict(zip(np.asarray(copy.terms[a:b]).tolist(), np.asarray(copy.weights[a:b]).tolist()))
+            theirs = {int(t): float(w) for t, w in dict(theirs).items() if w != 0}
+            if mine.keys() != theirs.keys() or not np.allclose([mine[t] for t in theirs], list(theirs.values()),
+                                                                rtol=1e-5, atol=1e-7):
+                differ += 1
+        else:
+            v = np.asarray(theirs, dtype=np.float32)
+            if copy.metric == "COSINE":
+                norm = float(np.linalg.norm(v))
+                v = v / norm if norm else v
+            if v.shape != copy.dense[row].shape or not np.allclose(v, copy.dense[row], rtol=1e-4, atol=1e-5):
+                differ += 1
+    return differ
 
 
 def warm(client, name: str) -> None:
