@@ -53,6 +53,8 @@ def _milvus_message(exc: BaseException) -> str | None:
     if not isinstance(exc, MilvusException):
         return None
     message = " ".join(str(getattr(exc, "message", exc)).split())
+    if "No space left on device" in message:
+        return f"Milvus: {message} (free some space, then run the command again: it completes what was left)"
     return f"Milvus: {message} (is the server at --milvus-uri running and reachable?)"
 
 

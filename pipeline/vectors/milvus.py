@@ -347,11 +347,8 @@ def drop(client, name: str) -> None:
         from pipeline.vectors import copies
 
         copies.forget(Path(store), [d.name for d in copies.copies_dir(Path(store)).glob(f"{name}{SHARD_MARK}*")])
-    try:
-        if _describe(client, name) not in (None, (name,)):
-            client.drop_alias(name)
-    except Exception:  # noqa: BLE001 - no alias to drop
-        pass
+    if _describe(client, name) not in (None, (name,)):
+        client.drop_alias(name)  # a failure (a full disk) stops the drop here: the collection is still whole
     for shard in _physical(client, name):
         client.drop_collection(shard)
         client.__dict__.get("paperbase_loaded", set()).discard(shard)
@@ -596,12 +593,25 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
         client.load_collection(shard)
         client.__dict__.setdefault("paperbase_loaded", set()).add(shard)
     if shards:
-        client.create_alias(names[0], coll.name)
+        _point_alias(client, coll.name, names[0])
     for key in ("paperbase_layouts", "paperbase_text"):
         client.__dict__.get(key, {}).pop(coll.name, None)
     if shards:
         _empty_copies(client, coll.name, [n for n in names if n not in have], coll.is_sparse,
                       None if coll.is_sparse else int(dim or coll.field("vector").raw["dim"]))
+
+
+def _point_alias(client, alias: str, target: str) -> None:
+    """Make `alias` name `target`, whether it is missing (a fresh create), there already (an alias whose removal a
+    full disk stopped half-way) or naming something else."""
+    try:
+        now = client.describe_alias(alias).get("collection_name")
+    except Exception:  # noqa: BLE001 - no such alias (pymilvus' own error types)
+        now = None
+    if now is None:
+        client.create_alias(target, alias)
+    elif now != target:
+        client.alter_alias(target, alias)
 
 
 def _clear_leftovers(client, shards: list[str]) -> None:
