@@ -20,10 +20,7 @@ CollectionOpt = Annotated[list[str] | None, typer.Option("--collection", "-c", h
 
 
 def _settings(data_dir, milvus_uri):
-    settings = settings_for(data_dir)
-    if milvus_uri:
-        settings.vectors.milvus_uri = milvus_uri
-    return settings
+    return settings_for(data_dir, vectors={"milvus_uri": milvus_uri} if milvus_uri else None)
 
 
 def _show(report, as_json: bool, progress=None) -> None:

@@ -35,7 +35,8 @@ def run_ingest(folder: Path, settings: Settings, *, force: bool = False, retry_f
     with listening(on_start, on_result):
         out = ingest_folder(str(Path(folder).resolve()), data_dir=str(settings.data_dir.resolve()), force=force,
                             retry_failed=retry_failed, workers=settings.workers,
-                            stages=stages if stages is not None else stages_from_env(None))
+                            stages=stages if stages is not None else stages_from_env(None),
+                            overrides=settings.overrides)
     files = [FileResult(**{**r, "status": Status(r["status"])}) for r in out["files"]]
     return IngestReport(results=files, seconds=out["seconds"], stages=out.get("stages") or {})
 
@@ -55,7 +56,7 @@ def serve(folders: list[Path], settings: Settings, *, cron: str | None = None, i
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     data_dir = str(settings.data_dir.resolve())
     params = {"folders": [str(Path(f).resolve()) for f in folders], "data_dir": data_dir,
-              "workers": settings.workers, "stages": stages_from_env(None)}
+              "workers": settings.workers, "stages": stages_from_env(None), "overrides": settings.overrides}
     with prefect_api(settings.data_dir, port) as url:
         print(f"Prefect API {url} (UI: {url.removesuffix('/api')})", file=sys.stderr, flush=True)
         watch = watch_folders.to_deployment(name=f"{name}-watch", cron=cron, interval=interval, parameters=params,
