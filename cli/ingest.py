@@ -6,9 +6,11 @@ from typing import Annotated
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
+from pipeline.paths import shown
 
 _STYLE = {"ok": "green", "partial": "yellow", "failed": "red", "duplicate": "magenta", "skipped": "dim", "missing": "red"}
 
@@ -23,7 +25,7 @@ def _summary_table(results, title: str) -> Table:
     for r in results:
         rows = r.rows or {}
         table.add_row(
-            _short(Path(r.path).name), f"[{_STYLE.get(r.status, 'white')}]{r.status}[/]", str(r.pages or ""),
+            _short(shown(Path(r.path).name)), f"[{_STYLE.get(r.status, 'white')}]{r.status}[/]", str(r.pages or ""),
             *(str(rows.get(k, "")) for k in ("chunks", "sections", "tables", "images", "equations", "reference")),
             f"{r.seconds:.1f}" if r.seconds else "",
         )
@@ -37,7 +39,8 @@ def _short(name: str, width: int = 24) -> str:
 def _print_errors(results) -> None:
     for r in results:
         if r.error:
-            console.print(f"[{_STYLE.get(r.status, 'white')}]{Path(r.path).name}[/]: {r.error}", highlight=False)
+            console.print(f"[{_STYLE.get(r.status, 'white')}]{escape(shown(Path(r.path).name))}[/]: {escape(r.error)}",
+                          highlight=False)
 
 
 def _uses_flow(folder: Path, settings, *, force: bool, retry_failed: bool) -> bool:
@@ -137,7 +140,7 @@ def ingest(
                           "earlier run (`paperbase status` lists them; --retry-failed parses failed ones again)")
         for r in unfinished:
             missing = ", ".join(f"{k} {v}" for k, v in r.stages.items() if v != "ok")
-            console.print(f"[yellow]{Path(r.path).name}[/]: not finished ({missing}); the next ingest resumes it",
+            console.print(f"[yellow]{escape(shown(Path(r.path).name))}[/]: not finished ({missing}); the next ingest resumes it",
                           highlight=False, soft_wrap=True)
     if problems or unfinished or not stages_ok:
         raise typer.Exit(1)
@@ -174,7 +177,7 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
     for col in ("path", "paper_id", "status", "error"):
         table.add_column(col, overflow="fold")
     for row in rows:
-        table.add_row(row["path"], row["paper_id"] or "", f"[{_STYLE.get(row['status'], 'white')}]{row['status']}[/]", row["error"] or "")
+        table.add_row(escape(shown(row["path"])), row["paper_id"] or "", f"[{_STYLE.get(row['status'], 'white')}]{row['status']}[/]", escape(row["error"] or ""))
     console.print(table)
 
 

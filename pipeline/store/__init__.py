@@ -91,7 +91,8 @@ class Store:
             rec.path, rec.size, rec.mtime_ns = new, size, mtime_ns
             ledger.upsert(con, rec)
             if rec.paper_id:
-                con.execute("UPDATE metadata SET pdf_path = ? WHERE CAST(paper_id AS VARCHAR) = ?", [new, rec.paper_id])
+                con.execute("UPDATE metadata SET pdf_path = ? WHERE CAST(paper_id AS VARCHAR) = ?",
+                            [to_db(new), rec.paper_id])
 
     def remove_path(self, path: str, paper_id: str | None) -> None:
         with self.writing() as con:
