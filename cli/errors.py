@@ -10,6 +10,7 @@ why), or the command could not do its work (no database, store busy, bad query);
 from __future__ import annotations
 
 import datetime
+import errno
 import os
 import sys
 import tempfile
@@ -33,6 +34,11 @@ def classify(exc: BaseException) -> tuple[int, str]:
         return FAILED, f"{text} (another paperbase process is writing; try again when it has finished)"
     if isinstance(exc, (StoreMissing, ReadError, VectorError)):
         return FAILED, text
+    if isinstance(exc, OSError) and exc.errno == errno.EROFS:
+        return FAILED, (f"read-only file system: {exc.filename or text} (this command writes to the data dir; give a "
+                        "writable one with --data-dir)")
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return FAILED, f"no space left on device: {exc.filename or text} (free some space, then run the command again)"
     if isinstance(exc, PermissionError):
         return FAILED, f"permission denied: {exc.filename or text} (check the data dir's owner and mode, or pass --data-dir)"
     if isinstance(exc, NotADirectoryError):

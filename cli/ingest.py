@@ -107,8 +107,11 @@ def ingest(
     summaries and encode vectors for what changed. Exit 0 only when every file and stage succeeded, 1 otherwise."""
     from pipeline.ingest import unfinished_papers
 
+    from pipeline.ingest import ensure_writable
+
     stage_names = _stage_list(stages)
     settings = settings_for(data_dir, workers=workers, parse={"backend": backend} if backend else None)
+    ensure_writable(settings.data_dir)  # a read-only data dir is said at once, before Prefect starts
     if _uses_flow(folder, settings, force=force, retry_failed=retry_failed):
         from flows.runner import run_ingest
     else:

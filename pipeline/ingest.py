@@ -412,6 +412,19 @@ def threaded(workers: int) -> Executor:
     return run
 
 
+def ensure_writable(data_dir: Path) -> None:
+    """Raise the OSError (read-only file system, permission denied, no space) that writing to the data dir would
+    meet, before any work: made and removed a probe file, which is what the store will do."""
+    data_dir = Path(data_dir)
+    probe = data_dir / f".paperbase-probe-{os.getpid()}"
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:  # named after the data dir, not the probe
+        raise type(exc)(exc.errno, exc.strerror, str(data_dir)) from None
+
+
 def ingest(
     folder: Path | list[Path],
     settings: Settings,
@@ -428,6 +441,7 @@ def ingest(
     """Parse and store every new or changed PDF under `folder` (or in a list of paths), then run the downstream
     `stages` (None or []: none) for every pending paper."""
     t0 = time.perf_counter()
+    ensure_writable(settings.data_dir)
     store = Store(settings.duckdb_path)
     if not store.exists():
         store.init()
