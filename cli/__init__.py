@@ -5,14 +5,16 @@
 from __future__ import annotations
 
 import logging
+import signal
 import sys
+import threading
 import traceback
 
 from typer._click import exceptions as click_exceptions  # typer vendors click: its exceptions live here
 
 from cli import ask, doctor, evaluate, ingest, inspect, mcp, serve, summarize, vectors  # noqa: F401  (register commands)
 from cli.common import app, console
-from cli.errors import INTERRUPTED, USAGE, classify, data_dir_of, debug_requested, write_log
+from cli.errors import INTERRUPTED, TERMINATED, USAGE, classify, data_dir_of, debug_requested, write_log
 
 
 def _show_warnings() -> None:
@@ -26,10 +28,32 @@ def _show_warnings() -> None:
         logger.propagate = False
 
 
+_terminated: list[int] = []
+
+
+def _on_sigterm(signum, frame) -> None:
+    """SIGTERM (`kill`, `docker stop`, a service manager) is handled like Ctrl-C: the work in flight unwinds the way
+    an interrupt does (transactions roll back, parser processes are stopped), then the exit code says terminated."""
+    _terminated.append(signum)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    _on_sigint(signum, frame)
+
+
+def _on_sigint(signum, frame) -> None:
+    """Ctrl-C: no file not yet parsed is started (pipeline.workers.STOP), then the interrupt unwinds the command."""
+    from pipeline.workers import STOP
+
+    STOP.set()
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     debug = debug_requested(args)
     _show_warnings()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_sigterm)
+        signal.signal(signal.SIGINT, _on_sigint)
     try:
         code = app(args=args, prog_name="paperbase", standalone_mode=False)
     except KeyboardInterrupt:  # typer turns one inside a command into exit code 130; this is one outside it
@@ -40,18 +64,31 @@ def main(argv: list[str] | None = None) -> None:
         rich_utils.rich_format_error(exc)
         sys.exit(USAGE if exc.exit_code == 2 else exc.exit_code)
     except Exception as exc:
-        status, message = classify(exc)
-        log = None
-        if debug:
-            traceback.print_exception(exc, file=sys.stderr)
+        if _terminated:  # what the interrupted work raised while it unwound
+            code = INTERRUPTED
         else:
-            log = write_log(exc, data_dir_of(args))
-        hint = f" (traceback in {log})" if log and message.startswith("internal error") else ""
-        console.print(f"[red]error:[/] {message}{hint}", highlight=False, soft_wrap=True)
-        sys.exit(status)
-    if code == INTERRUPTED:
-        console.print("interrupted; what was committed stays, a rerun finishes the rest")
+            _fail(exc, args, debug)
+    except BaseException:  # a termination signal Prefect raised in its own type while it ran a flow
+        if not _terminated:
+            raise
+        code = INTERRUPTED
+    if code == INTERRUPTED or _terminated:
+        console.print(f"{'terminated (SIGTERM)' if _terminated else 'interrupted'}; what was committed stays, a rerun "
+                      "finishes the rest")
+        sys.exit(TERMINATED if _terminated else INTERRUPTED)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(exc: Exception, args: list[str], debug: bool) -> None:
+    status, message = classify(exc)
+    log = None
+    if debug:
+        traceback.print_exception(exc, file=sys.stderr)
+    else:
+        log = write_log(exc, data_dir_of(args))
+    hint = f" (traceback in {log})" if log and message.startswith("internal error") else ""
+    console.print(f"[red]error:[/] {message}{hint}", highlight=False, soft_wrap=True)
+    sys.exit(status)
 
 
 __all__ = ["app", "main"]

@@ -5,7 +5,7 @@ written), or to the screen with `--debug` (anywhere on the command line) or PAPE
 
 Exit codes (README): 0 everything asked for succeeded; 1 some files or stages failed (the summary says which and
 why), or the command could not do its work (no database, store busy, bad query); 2 usage or configuration error;
-130 interrupted (Ctrl-C).
+130 interrupted (Ctrl-C); 143 terminated (SIGTERM: `kill`, `docker stop`), handled like Ctrl-C.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import tempfile
 import traceback
 from pathlib import Path
 
-OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
+OK, FAILED, USAGE, INTERRUPTED, TERMINATED = 0, 1, 2, 130, 143
 
 
 def classify(exc: BaseException) -> tuple[int, str]:

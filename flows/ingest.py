@@ -15,7 +15,7 @@ from flows.tasks import encode_stage, ingest_pdf, summarize_stage
 from pipeline.config import Settings, load_settings
 from pipeline.ingest import FileResult, Task, ingest, scan
 from pipeline.stages import STAGES, StageFn
-from pipeline.workers import ParserPool
+from pipeline.workers import STOP, ParserPool
 
 # Progress callbacks of the in-process caller (the CLI's progress bar); flow parameters must stay JSON.
 _on_start: Callable[[int], None] | None = None
@@ -45,8 +45,18 @@ def _as_tasks(settings: Settings, parser: ParserPool):
     yields its exception; the runner reports it without recording it, so the next run tries the file again)."""
     def run(step, tasks: list[Task]):
         futures = {ingest_pdf.submit(work, settings, parser): work for work in tasks}
-        for fut in as_completed(list(futures)):
-            yield futures[fut], fut.result(raise_on_failure=False)
+        finished = False
+        try:
+            for fut in as_completed(list(futures)):
+                yield futures[fut], fut.result(raise_on_failure=False)
+            finished = True
+        finally:  # interrupted (Ctrl-C, SIGTERM): files not started are dropped, the ones in flight finish
+            if not finished:
+                STOP.set()  # task threads already waiting for a parser slot give up instead of parsing
+            for fut in futures:
+                wrapped = getattr(fut, "wrapped_future", None)
+                if wrapped is not None:
+                    wrapped.cancel()
 
     return run
 

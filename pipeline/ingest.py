@@ -27,7 +27,7 @@ from pipeline.locks import writer_lock
 from pipeline.paths import from_db, to_db
 from pipeline.results import RetryableError, StageResult, Status
 from pipeline.store import FileRecord, Store
-from pipeline.workers import Outcome, ParserPool, parse_one
+from pipeline.workers import STOP, Outcome, ParserPool, parse_one
 
 
 @dataclass(kw_only=True)
@@ -441,6 +441,7 @@ def ingest(
     """Parse and store every new or changed PDF under `folder` (or in a list of paths), then run the downstream
     `stages` (None or []: none) for every pending paper."""
     t0 = time.perf_counter()
+    STOP.clear()  # a long-lived process (serve) runs again after an interrupted run
     ensure_writable(settings.data_dir)
     store = Store(settings.duckdb_path)
     if not store.exists():
