@@ -139,20 +139,38 @@ def search(
 
     table, column = search_scope(table, column)
     started = time.monotonic()
-    with Reader(_settings(data_dir, milvus_uri)) as reader:
+    settings = _settings(data_dir, milvus_uri)
+    with Reader(settings) as reader:
         hits = reader.search(query, collection, table, column, filter, limit)
         opened_here = bool(getattr(reader.client, "paperbase_lite_opened", False))
+        held = reader.searched(collection) if not hits else None
     if opened_here and time.monotonic() - started > SLOW_OPEN_S:
         # this process loaded the embedded store itself; a long-lived holder would have answered from memory
         console.print(f"[dim]took {time.monotonic() - started:.1f} s: this search opened the Milvus Lite store itself. "
                       "Keep one loaded between searches with `paperbase mcp --transport http` (searches connect to it "
                       "automatically), or use a Milvus server (--milvus-uri; docs/scale.md).[/dim]")
+    if held is not None:
+        _no_hits(settings, held)
     if as_json:
         print_jsonl(h.__dict__ for h in hits)
         return
     for h in hits:
         snippet = (h.text or str(h.bbox or "")).replace("\n", " ")[:160]
         console.print(f"{h.score:.4f} {h.table_name}.{h.column_name} p{h.page_number} {h.pdf_id}\n    {snippet}")
+
+
+def _no_hits(settings, held: dict[str, int]) -> None:
+    """Say why a search found nothing: an empty index (exit 1: nothing was searched) or no match (exit 0)."""
+    from pipeline.vectors.rebuilding import describe
+
+    busy = [m for m in (describe(settings, n) for n in held) if m]
+    if not any(held.values()):
+        names = ", ".join(held) or "no text collection"
+        why = "; ".join(busy) if busy else "run `paperbase encode` (or `paperbase ingest`) first"
+        console.print(f"[red]error:[/] the index searched is empty: {names} hold(s) no vectors; {why}", highlight=False)
+        raise typer.Exit(1)
+    console.print(f"no hits ({sum(held.values()):,} vectors searched in {', '.join(held)})"
+                  + (f"; {'; '.join(busy)}" if busy else ""), highlight=False)
 
 
 DEFAULT_SCOPE = ("chunks", "text_content")

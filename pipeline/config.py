@@ -31,6 +31,17 @@ def _toml_path() -> Path:
     return Path(os.environ.get(CONFIG_ENV, "paperbase.toml"))
 
 
+class ReadSettings(BaseModel):
+    """Limits of the guarded SQL connection (`pipeline.read.Reader`: SQL written by a model or a user)."""
+
+    model_config = {"extra": "forbid"}
+
+    sql_memory_limit: str = Field("1GB", pattern=r"^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$",
+                                  description="Memory one query may use (DuckDB units, e.g. 512MB, 2GB); nothing spills "
+                                  "to disk, so past it the query stops with an [Error].")
+    sql_threads: int = Field(2, ge=1, le=64, description="Threads one query may use.")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PAPERBASE_", env_nested_delimiter="__", extra="forbid")
 
@@ -39,6 +50,7 @@ class Settings(BaseSettings):
     parse: ParseOptions = Field(default_factory=ParseOptions)
     vectors: VectorSettings = Field(default_factory=VectorSettings)
     summarize: SummarizeSettings = Field(default_factory=SummarizeSettings)
+    read: ReadSettings = Field(default_factory=ReadSettings)
     _overrides: dict = PrivateAttr(default_factory=dict)
 
     @property
