@@ -372,12 +372,47 @@ def _out_of_space(store: Store, task: Task, exc: BaseException, backend: str) ->
         error += " (rows of the previous version kept)"
     record = FileRecord(path=str(task.path), sha256=task.sha256, size=task.size, mtime_ns=task.mtime_ns,
                         status=Status.FAILED, error=error, backend=backend, paper_id=prev.paper_id if prev else None)
-    try:
-        with writer_lock(store.path.parent, store.lock_timeout):
-            store.record(record)
-    except Exception:  # noqa: BLE001 - the disk is still full
-        error += " (not recorded: the disk is still full)"
+    for attempt in range(2):
+        try:
+            with writer_lock(store.path.parent, store.lock_timeout):
+                store.record(record)
+            break
+        except Exception:  # noqa: BLE001 - the disk is still full: free the reserve once, then give up
+            if attempt or not _release_reserve(store.path.parent):
+                error += " (not recorded: the disk is still full)"
+                break
     return FileResult(path=str(task.path), status=Status.FAILED, paper_id=record.paper_id, error=error)
+
+
+RESERVE = ".paperbase-reserve"
+RESERVE_BYTES = 2 << 20
+
+
+def _keep_reserve(data_dir: Path) -> None:
+    """A few MB held in the data dir while there is room, given up when the disk fills so that the ledger can still
+    record which files did not fit (`status` lists them); made again by a later run once there is space."""
+    path = Path(data_dir) / RESERVE
+    try:
+        if path.stat().st_size >= RESERVE_BYTES:
+            return
+    except FileNotFoundError:
+        pass
+    try:
+        st = os.statvfs(data_dir)
+        if st.f_bavail * st.f_frsize < 10 * RESERVE_BYTES:  # too little room to set any aside
+            return
+        with open(path, "wb") as fh:
+            fh.write(b"\0" * RESERVE_BYTES)
+    except OSError:
+        path.unlink(missing_ok=True)
+
+
+def _release_reserve(data_dir: Path) -> bool:
+    try:
+        (Path(data_dir) / RESERVE).unlink()
+        return True
+    except OSError:
+        return False
 
 
 def unfinished(task: Task, exc: BaseException) -> FileResult:
@@ -443,6 +478,7 @@ def ingest(
     t0 = time.perf_counter()
     STOP.clear()  # a long-lived process (serve) runs again after an interrupted run
     ensure_writable(settings.data_dir)
+    _keep_reserve(settings.data_dir)
     store = Store(settings.duckdb_path)
     if not store.exists():
         store.init()

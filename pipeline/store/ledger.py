@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 import duckdb
 
-from pipeline.paths import from_db, to_db
+from pipeline.paths import from_db, shown, to_db, undecodable
 
 LEDGER_DDL = [
     "CREATE SCHEMA IF NOT EXISTS ledger",
@@ -60,6 +60,7 @@ def upsert(con: duckdb.DuckDBPyConnection, rec: FileRecord) -> None:
     rec.updated_at = datetime.now(timezone.utc)
     values = [getattr(rec, c) for c in _COLUMNS]
     values[0] = to_db(rec.path)  # a name that is not valid UTF-8, losslessly (pipeline/paths.py)
+    values = [shown(v) if i and isinstance(v, str) and undecodable(v) else v for i, v in enumerate(values)]  # messages
     values[_COLUMNS.index("timings")] = json.dumps({k: round(v, 4) for k, v in rec.timings.items()})
     placeholders = ", ".join("?" for _ in _COLUMNS)
     con.execute(f"INSERT OR REPLACE INTO ledger.files ({', '.join(_COLUMNS)}) VALUES ({placeholders})", values)
