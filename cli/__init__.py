@@ -52,8 +52,12 @@ def main(argv: list[str] | None = None) -> None:
     debug = debug_requested(args)
     _show_warnings()
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _on_sigterm)
-        signal.signal(signal.SIGINT, _on_sigint)
+        # only where the signal has its default effect: a run started with a signal ignored (nohup, `cmd &` in a
+        # non-interactive shell) keeps ignoring it
+        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, _on_sigterm)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _on_sigint)
     try:
         code = app(args=args, prog_name="paperbase", standalone_mode=False)
     except KeyboardInterrupt:  # typer turns one inside a command into exit code 130; this is one outside it

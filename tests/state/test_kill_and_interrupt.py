@@ -107,3 +107,42 @@ def test_ctrl_c_stops_an_ingest_within_seconds_and_the_rerun_finishes_it(clean, 
     assert rerun.returncode == 0, rerun.stderr[-3000:]
     state = snapshot(tmp_path / "data")
     assert state["rows"] == clean["rows"] and state["vectors"] == clean["vectors"]
+
+
+def test_sigterm_is_handled_like_ctrl_c(clean, tmp_path):
+    """`kill PID` (docker stop, a service manager): the files in flight finish, no other is started, the exit code
+    is 143 with one line (no traceback), no parser process is left behind, and the rerun finishes the store."""
+    import os
+
+    folder = pdf_folder(tmp_path / "pdfs")
+    for i in range(12):
+        shutil.copy(folder / "icassp2024_privacy_masking_llm.pdf", folder / f"copy{i}.pdf")
+    proc = subprocess.Popen([str(REPO / ".venv" / "bin" / "paperbase"), "ingest", "pdfs", "--data-dir", "data"],
+                            cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL))
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "data" / "paperbase.duckdb").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert time.monotonic() - t0 < 20, err[-2000:]
+    assert proc.returncode == 143, err[-2000:]
+    assert "Traceback" not in err and "terminated (SIGTERM)" in err
+    leftover = subprocess.run(["pgrep", "-f", f"multiprocessing.*{tmp_path}"], capture_output=True, text=True)
+    assert not leftover.stdout.strip()
+    children = [p for p in os.listdir("/proc") if p.isdigit() and _parent(p) == proc.pid]
+    assert not children
+    rerun = run("ingest", "pdfs", "--data-dir", "data", cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    state = snapshot(tmp_path / "data")
+    assert state["rows"] == clean["rows"] and state["vectors"] == clean["vectors"]
+
+
+def _parent(pid: str) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return int(fh.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
