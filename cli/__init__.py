@@ -4,10 +4,13 @@
 `main` turns every failure into one line and an exit code (see cli/errors.py)."""
 from __future__ import annotations
 
+import atexit
 import logging
+import os
 import signal
 import sys
 import threading
+from typing import NoReturn
 import traceback
 
 from typer._click import exceptions as click_exceptions  # typer vendors click: its exceptions live here
@@ -66,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
         from typer import rich_utils
 
         rich_utils.rich_format_error(exc)
-        sys.exit(USAGE if exc.exit_code == 2 else exc.exit_code)
+        _exit(USAGE if exc.exit_code == 2 else exc.exit_code)
     except Exception as exc:
         if _terminated:  # what the interrupted work raised while it unwound
             code = INTERRUPTED
@@ -79,8 +82,36 @@ def main(argv: list[str] | None = None) -> None:
     if code == INTERRUPTED or _terminated:
         console.print(f"{'terminated (SIGTERM)' if _terminated else 'interrupted'}; what was committed stays, a rerun "
                       "finishes the rest")
-        sys.exit(TERMINATED if _terminated else INTERRUPTED)
-    sys.exit(code if isinstance(code, int) else 0)
+        _exit(TERMINATED if _terminated else INTERRUPTED)
+    _exit(code if isinstance(code, int) else 0)
+
+
+def _exit(code: int) -> NoReturn:
+    """End the process the way the interpreter would, without its last step: the teardown of native libraries.
+
+    Why: the `paperbase search` that died with SIGSEGV (1 run in 80 under load, nothing on stderr) died after its
+    work. At exit a search process still runs gRPC's core threads (event_engine, grpc_global_timer, lifeguard: the
+    embedded Milvus Lite server and the pymilvus channel, both closed, leave them running), ONNX Runtime's thread pool
+    and pyarrow's jemalloc thread; the interpreter then tears down the modules they call back into, and under load a
+    callback can land in freed state. Everything paperbase must do before exiting is done here first, in the order
+    the interpreter does it (non-daemon threads joined, atexit functions run, streams flushed): no committed write,
+    log line or output is lost, and no native destructor races the teardown. PAPERBASE_NATIVE_TEARDOWN=1 exits the
+    ordinary way (to debug a native library)."""
+    if os.environ.get("PAPERBASE_NATIVE_TEARDOWN", "") not in ("", "0"):
+        sys.exit(code)
+    shutdown = getattr(threading, "_shutdown", None)
+    for step in (shutdown, atexit._run_exitfuncs):  # noqa: SLF001 - the interpreter's own exit steps
+        try:
+            if step is not None:
+                step()
+        except BaseException:  # noqa: BLE001 - exiting regardless
+            pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def _fail(exc: Exception, args: list[str], debug: bool) -> None:
@@ -92,7 +123,7 @@ def _fail(exc: Exception, args: list[str], debug: bool) -> None:
         log = write_log(exc, data_dir_of(args))
     hint = f" (traceback in {log})" if log and message.startswith("internal error") else ""
     console.print(f"[red]error:[/] {message}{hint}", highlight=False, soft_wrap=True)
-    sys.exit(status)
+    _exit(status)
 
 
 __all__ = ["app", "main"]
