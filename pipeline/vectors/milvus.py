@@ -603,14 +603,15 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
 
 def _point_alias(client, alias: str, target: str) -> None:
     """Make `alias` name `target`, whether it is missing (a fresh create), there already (an alias whose removal a
-    full disk stopped half-way) or naming something else."""
+    full disk stopped half-way) or naming something else. Asked by listing `target`'s aliases: a lookup of a missing
+    alias is an error RPC, which pymilvus logs."""
+    found = client.list_aliases(target)
+    names = found.get("aliases", []) if isinstance(found, dict) else list(found or [])
+    if alias in names:
+        return
     try:
-        now = client.describe_alias(alias).get("collection_name")
-    except Exception:  # noqa: BLE001 - no such alias (pymilvus' own error types)
-        now = None
-    if now is None:
         client.create_alias(target, alias)
-    elif now != target:
+    except Exception:  # noqa: BLE001 - it exists, naming another collection (pymilvus' own error types)
         client.alter_alias(target, alias)
 
 
