@@ -61,7 +61,15 @@ def _milvus_message(exc: BaseException) -> str | None:
     message = " ".join(str(getattr(exc, "message", exc)).split())
     if "No space left on device" in message:
         return f"Milvus: {message} (free some space, then run the command again: it completes what was left)"
-    return f"Milvus: {message} (is the server at --milvus-uri running and reachable?)"
+    if any(mark in message.lower() for mark in _DAMAGE):
+        return (f"Milvus: {message} (a file of the vector store is damaged; `paperbase rebuild` re-creates the "
+                "collections from DuckDB, no PDF is parsed again)")
+    if "--milvus-uri" in sys.argv or os.environ.get("PAPERBASE_VECTORS__MILVUS_URI"):
+        return f"Milvus: {message} (is the server at --milvus-uri running and reachable?)"
+    return f"Milvus: {message}"
+
+
+_DAMAGE = ("corrupt", "magic bytes", "could not open parquet", "file is too small", "invalid ipc", "not a parquet")
 
 
 def debug_requested(argv: list[str]) -> bool:

@@ -163,7 +163,12 @@ def _physical(client, name: str) -> tuple[str, ...]:
     """Every physical collection of `name`, complete or not (drop only: Milvus Lite's listing opens every collection
     of the store, segments and all)."""
     found = []
-    for p in client.list_collections():
+    store = getattr(client, "paperbase_lite_dir", None)
+    if store is not None and (Path(store) / "collections").is_dir():  # embedded: its folders, without opening any
+        listed = [p.name for p in (Path(store) / "collections").iterdir() if (p / "schema.json").exists()]
+    else:
+        listed = client.list_collections()
+    for p in listed:
         m = _SHARD.fullmatch(p)
         if p == name or (m and m.group(1) == name):
             found.append(p)
@@ -350,7 +355,12 @@ def drop(client, name: str) -> None:
     if _describe(client, name) not in (None, (name,)):
         client.drop_alias(name)  # a failure (a full disk) stops the drop here: the collection is still whole
     for shard in _physical(client, name):
-        client.drop_collection(shard)
+        try:
+            client.drop_collection(shard)
+        except Exception as exc:  # noqa: BLE001 - Milvus Lite could not open a damaged shard to drop it
+            if not _remove_damaged(client, shard):
+                raise
+            log.warning("%s: could not be dropped (%s); its files were removed", shard, exc)
         client.__dict__.get("paperbase_loaded", set()).discard(shard)
         client.__dict__.get("paperbase_pending", {}).pop(shard, None)
     for key in ("paperbase_layouts", "paperbase_text"):
@@ -599,6 +609,19 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
     if shards:
         _empty_copies(client, coll.name, [n for n in names if n not in have], coll.is_sparse,
                       None if coll.is_sparse else int(dim or coll.field("vector").raw["dim"]))
+
+
+def _remove_damaged(client, shard: str) -> bool:
+    """Remove an embedded shard's files directly (Milvus Lite opens a collection to drop it, and a damaged segment
+    makes that fail): what `rebuild` needs to start the shard afresh. False on a server."""
+    store = getattr(client, "paperbase_lite_dir", None)
+    folder = Path(store) / "collections" / shard if store is not None else None
+    if folder is None or not folder.is_dir():
+        return False
+    import shutil
+
+    shutil.rmtree(folder)
+    return True
 
 
 def _point_alias(client, alias: str, target: str) -> None:

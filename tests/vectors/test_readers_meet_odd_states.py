@@ -63,3 +63,22 @@ def test_check_during_a_rebuild_answers(base_db, tmp_path):
     assert found == []  # nothing claimed about a collection it did not check
     after = _run("check", "--data-dir", data, "-c", BM25)
     assert after.returncode == 0 and "0 mismatch(es)" in after.stderr and not marker.exists()
+
+
+def test_a_damaged_segment_is_one_line_and_rebuild_recovers(base_db, tmp_path):
+    """A segment file of the embedded store overwritten with garbage: `check` says so in one line (no traceback,
+    exit 1) and names the way out; `rebuild` drops the damaged shard (its files, when Milvus Lite cannot open it) and
+    re-encodes; `check` is clean again."""
+    settings = make_settings(fresh_dir(base_db, tmp_path / "data"), [BM25])
+    assert encode_papers(settings).status == "ok"
+    segment = next((settings.data_dir / "milvus.db" / "collections").glob(f"{BM25}__s*/partitions/*/data/*.parquet"))
+    segment.write_bytes(os.urandom(100))
+    data = str(settings.data_dir)
+    broken = _run("check", "--data-dir", data, "-c", BM25)
+    assert broken.returncode == 1
+    errors = [line for line in broken.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "damaged" in errors[0] and "paperbase rebuild" in errors[0], broken.stderr[-2000:]
+    rebuilt = _run("rebuild", "--data-dir", data, "-c", BM25)
+    assert rebuilt.returncode == 0, rebuilt.stderr[-2000:]
+    again = _run("check", "--data-dir", data, "-c", BM25)
+    assert again.returncode == 0 and "0 mismatch(es)" in again.stderr
