@@ -34,7 +34,7 @@ def _port_file(store: Path) -> Path:
 
 def _publish(store: Path, port: int) -> None:
     tmp = _port_file(store).with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"pid": os.getpid(), "port": port, "store": os.path.abspath(store)}))
+    tmp.write_text(json.dumps({"pid": os.getpid(), "port": port, "store": os.path.realpath(store)}))
     os.replace(tmp, _port_file(store))
 
 
@@ -47,7 +47,7 @@ def _published(store: Path) -> int | None:
         return None
     if pid == os.getpid():
         return None
-    if info.get("store", os.path.abspath(store)) != os.path.abspath(store):
+    if info.get("store", os.path.realpath(store)) != os.path.realpath(store):
         return None  # a port file copied with the data dir (`cp -a` while a holder ran): that server serves the original
     try:
         os.kill(pid, 0)
