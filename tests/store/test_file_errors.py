@@ -42,6 +42,21 @@ def _paperbase(*args: str, cwd: Path, timeout: float = 600, **extra: str) -> sub
     return done
 
 
+def _one_pdf(tmp_path: Path) -> Path:
+    """A folder holding the first GOOD paper."""
+    if not all((CORPUS / n).exists() for n in GOOD):
+        pytest.skip(f"corpus PDFs {GOOD} are absent from {CORPUS}")
+    pdfs = tmp_path / "pdfs"
+    pdfs.mkdir()
+    shutil.copy(CORPUS / GOOD[0], pdfs / GOOD[0])
+    return pdfs
+
+
+def _status(data: Path, cwd: Path) -> dict[str, dict]:
+    done = _paperbase("status", "--data-dir", str(data), "--json", cwd=cwd)
+    return {Path(json.loads(line)["path"]).name: json.loads(line) for line in done.stdout.splitlines()}
+
+
 def _results(done: subprocess.CompletedProcess) -> dict[str, dict]:
     rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     return {Path(r["path"]).name: r for r in rows}
@@ -80,8 +95,7 @@ def test_each_file_system_error_stays_with_its_file(hostile_folder, tmp_path):
     assert "folder skipped" in got["locked"]["error"] and "Permission denied" in got["locked"]["error"]
     assert "hidden.pdf" not in got
 
-    status = _paperbase("status", "--data-dir", str(tmp_path / "data"), "--json", cwd=tmp_path)
-    listed = {Path(json.loads(line)["path"]).name: json.loads(line) for line in status.stdout.splitlines()}
+    listed = _status(tmp_path / "data", tmp_path)
     assert {"noread.pdf", "fifo.pdf", LATIN1, GOOD[0]} <= set(listed)
     assert listed["noread.pdf"]["status"] == "failed" and "Permission denied" in listed["noread.pdf"]["error"]
     assert listed[LATIN1]["status"] != "missing"  # stored losslessly: the ledger's path is the file's path
@@ -100,16 +114,12 @@ def test_each_file_system_error_stays_with_its_file(hostile_folder, tmp_path):
     os.chmod(hostile_folder / "noread.pdf", 0o644)  # fixed: the next run reads it without --retry-failed
     fixed = _results(_paperbase("ingest", str(hostile_folder), "--data-dir", str(tmp_path / "data"), "--stages",
                                 "none", "--json", "--workers", "1", cwd=tmp_path))
-    assert fixed["noread.pdf"]["status"] == "duplicate", fixed["noread.pdf"]["error"]  # the Latin-1 file's paper: not stored twice
+    # the same paper as the Latin-1 file: found, not stored twice
+    assert fixed["noread.pdf"]["status"] == "duplicate", fixed["noread.pdf"]["error"]
 
 
 def test_a_paper_that_does_not_fit_on_the_disk_is_listed_and_retried(tmp_path):
-    missing = [n for n in GOOD if not (CORPUS / n).exists()]
-    if missing:
-        pytest.skip(f"corpus PDFs {missing} are absent from {CORPUS}")
-    pdfs = tmp_path / "pdfs"
-    pdfs.mkdir()
-    shutil.copy(CORPUS / GOOD[0], pdfs / GOOD[0])
+    pdfs = _one_pdf(tmp_path)
     data = tmp_path / "data"
     with small_fs(data, 24):
         first = _paperbase("ingest", str(pdfs), "--data-dir", str(data), "--stages", "none", cwd=tmp_path)
@@ -119,8 +129,7 @@ def test_a_paper_that_does_not_fit_on_the_disk_is_listed_and_retried(tmp_path):
         full = _paperbase("ingest", str(pdfs), "--data-dir", str(data), "--stages", "none", "--json", cwd=tmp_path)
         assert full.returncode == 1
         assert "no space left on device" in _results(full)[GOOD[1]]["error"]
-        status = _paperbase("status", "--data-dir", str(data), "--json", cwd=tmp_path)
-        listed = {Path(json.loads(line)["path"]).name: json.loads(line) for line in status.stdout.splitlines()}
+        listed = _status(data, tmp_path)
         assert listed[GOOD[1]]["status"] == "failed" and "no space left" in listed[GOOD[1]]["error"]
         filler.unlink()
         after = _paperbase("ingest", str(pdfs), "--data-dir", str(data), "--stages", "none", "--json", cwd=tmp_path)
@@ -129,12 +138,7 @@ def test_a_paper_that_does_not_fit_on_the_disk_is_listed_and_retried(tmp_path):
 
 
 def test_ingest_into_a_read_only_data_dir_says_so_in_one_line(tmp_path):
-    missing = [n for n in GOOD if not (CORPUS / n).exists()]
-    if missing:
-        pytest.skip(f"corpus PDFs {missing} are absent from {CORPUS}")
-    pdfs = tmp_path / "pdfs"
-    pdfs.mkdir()
-    shutil.copy(CORPUS / GOOD[0], pdfs / GOOD[0])
+    pdfs = _one_pdf(tmp_path)
     mount = tmp_path / "ro"
     with small_fs(mount, 32):
         (mount / "data").mkdir()
