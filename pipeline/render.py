@@ -35,8 +35,6 @@ def page_png(pdf_path: str | Path, page_number: int, bbox: Sequence[float] | Non
     """PNG bytes of a whole 1-based page, or of `bbox` on it when one is given (an empty bbox means the page)."""
     if bbox:
         return crop_png(pdf_path, page_number, bbox, dpi)
-    import pymupdf
-
     pdf_path = from_db(str(pdf_path))
     if not Path(pdf_path).exists():
         raise FileNotFoundError(str(pdf_path))

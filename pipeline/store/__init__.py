@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 
 from pipeline.document import ParsedPaper
+from pipeline.paths import to_db
 from pipeline.store import ledger
 from pipeline.store.connection import reading, writing
 from pipeline.store.errors import StoreBusy, StoreError, StoreMissing
