@@ -28,6 +28,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -44,6 +45,21 @@ READ_STATEMENTS = frozenset({"SELECT", "EXPLAIN"})
 # DuckDB settings of every guarded connection: the database file is the only thing it may touch.
 GUARDED_CONFIG = {"enable_external_access": False, "autoinstall_known_extensions": False,
                   "autoload_known_extensions": False, "lock_configuration": True}
+
+
+def pdf_file(stored_path: str) -> Path:
+    """The file a `metadata.pdf_path` value names (a name that is not valid UTF-8 is stored escaped:
+    pipeline/paths.py)."""
+    from pipeline.paths import from_db
+
+    return Path(from_db(stored_path))
+
+
+def open_pdf(path: str | Path):
+    """A PyMuPDF document for a PDF path of any name (MuPDF itself takes UTF-8 names only)."""
+    from pipeline.render import open_pdf as _open
+
+    return _open(path)
 
 
 class ReadError(Exception):

@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pipeline.read import Reader
+from pipeline.read import Reader, open_pdf, pdf_file
 from report.boxes import VIEWS, PaperBoxes, paper_boxes
 from report.load import PaperRows, load_paper, view_counts
 
@@ -120,8 +120,6 @@ def index_page(entries: list[dict[str, Any]]) -> str:
 def build_report(reader: Reader, paper_ids: list[str], out: Path, statuses: dict[str, tuple[str, str | None]] | None = None,
                  on_paper: Callable[[str], None] | None = None, dpi: int = DPI) -> Path:
     """Write the report for `paper_ids` under `out`; returns index.html. `statuses`: paper id -> (status, error)."""
-    import pymupdf
-
     statuses = statuses or {}
     counts = view_counts(reader)
     (out / "papers").mkdir(parents=True, exist_ok=True)
@@ -129,10 +127,10 @@ def build_report(reader: Reader, paper_ids: list[str], out: Path, statuses: dict
     for pid in paper_ids:
         paper = load_paper(reader, pid)
         md = paper.metadata
-        pdf = Path(md["pdf_path"])
+        pdf = pdf_file(md["pdf_path"])
         status, error = statuses.get(pid, ("ok", None))
         if pdf.exists():
-            with pymupdf.open(pdf) as doc:
+            with open_pdf(pdf) as doc:
                 images = render_pages(doc, pdf, out / "pages" / pid, dpi)
                 sizes = [(p.rect.width, p.rect.height) for p in doc]
                 boxes = paper_boxes(paper, doc)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.read import NotFound, Reader
+from pipeline.read import NotFound, Reader, pdf_file
 
 VIEWS = ("metadata", "pages", "sections", "chunks", "tables", "images", "equations", "reference")
 _KEY = {"metadata": "paper_id"}  # every other table points at its paper with ref_paper_id
@@ -76,7 +76,7 @@ def resolve(reader: Reader, names: list[str]) -> list[str]:
     chosen: list[str] = []
     for name in names:
         path = str(Path(name).resolve()) if Path(name).exists() else None
-        hits = [p[0] for p in papers if p[0] == name.lower() or (path and str(Path(p[2]).resolve()) == path)]
+        hits = [p[0] for p in papers if p[0] == name.lower() or (path and str(pdf_file(p[2]).resolve()) == path)]
         hits = hits or [p[0] for p in papers if name.lower() in (p[1] or "").lower()]
         if not hits:
             raise NotFound(f"no stored paper matches {name!r} (give a paper id, a PDF path or part of a title; "
