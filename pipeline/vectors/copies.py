@@ -386,6 +386,8 @@ class Copy:
                 return None
             problem = verify(root, head)
             if problem is not None:
+                if recorded_version(root) != head["version"]:
+                    return None  # a writer replaced this version meanwhile (and removed its files): not damage
                 _refused[str(root)] = seen
                 _report_damage(root, problem)
                 return None
