@@ -169,7 +169,7 @@ def _no_hits(settings, held: dict[str, int]) -> None:
         why = "; ".join(busy) if busy else "run `paperbase encode` (or `paperbase ingest`) first"
         console.print(f"[red]error:[/] the index searched is empty: {names} hold(s) no vectors; {why}", highlight=False)
         raise typer.Exit(1)
-    console.print(f"no hits ({sum(held.values()):,} vectors searched in {', '.join(held)})"
+    console.print(f"no hits; the index searched holds {sum(held.values()):,} vectors ({', '.join(held)})"
                   + (f"; {'; '.join(busy)}" if busy else ""), highlight=False)
 
 
