@@ -3,6 +3,7 @@ but hold nothing said nothing and exited 0; `check` during a `rebuild` failed wi
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import time
 
@@ -38,7 +39,7 @@ def test_a_search_that_matches_nothing_says_how_much_it_searched(base_db, tmp_pa
     settings = make_settings(fresh_dir(base_db, tmp_path / "data"), [BM25])
     assert encode_papers(settings).status == "ok"
     done = _run("search", "zzzyqx qqqvvv", "--data-dir", str(settings.data_dir), "-c", BM25)
-    assert done.returncode == 0 and "no hits; the index searched holds 135 vectors" in done.stderr, done.stderr
+    assert done.returncode == 0 and re.search(r"no hits; the index searched holds [1-9][\d,]* vectors", done.stderr)
 
 
 def test_check_during_a_rebuild_answers(base_db, tmp_path):
