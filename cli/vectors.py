@@ -151,12 +151,24 @@ def search(
                       "automatically), or use a Milvus server (--milvus-uri; docs/scale.md).[/dim]")
     if held is not None:
         _no_hits(settings, held)
+    else:
+        _rebuilding_note(settings, collection)
     if as_json:
         print_jsonl(h.__dict__ for h in hits)
         return
     for h in hits:
         snippet = (h.text or str(h.bbox or "")).replace("\n", " ")[:160]
         console.print(f"{h.score:.4f} {h.table_name}.{h.column_name} p{h.page_number} {h.pdf_id}\n    {snippet}")
+
+
+def _rebuilding_note(settings, collection: str | None) -> None:
+    """Hits found while a rebuild re-encodes a searched collection may lack papers it has not reached yet: say so."""
+    from pipeline.vectors.rebuilding import rebuilding
+
+    info = rebuilding(settings)
+    if info and (collection is None or collection in info.get("collections", [])):
+        console.print(f"note: {', '.join(info['collections'])} being rebuilt by process {info['pid']}: hits may lack "
+                      "papers it has not re-encoded yet", highlight=False)
 
 
 def _no_hits(settings, held: dict[str, int]) -> None:

@@ -82,6 +82,7 @@ def connect(settings) -> Iterator:
         client.paperbase_lite_path = None
         client.paperbase_lite_opened = False
         client.paperbase_store = None  # a server searches in C++: no search copies (copies.py)
+        client.paperbase_settings = settings
         try:
             yield client
         finally:
@@ -95,6 +96,7 @@ def connect(settings) -> Iterator:
         client.paperbase_lite_path = store if held else None  # only the holder may repair index files (load())
         client.paperbase_lite_opened = held  # False: answered by another process's loaded store (lite.py)
         client.paperbase_store = store if settings.vectors.search_copies else None  # copies.py
+        client.paperbase_settings = settings  # readers say "being rebuilt" (rebuilding.py)
         try:
             yield client
         finally:

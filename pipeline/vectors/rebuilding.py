@@ -57,3 +57,9 @@ def describe(settings, name: str) -> str | None:
     if not info or name not in info.get("collections", []):
         return None
     return f"{name} is being rebuilt by process {info['pid']} (for {time.time() - float(info['started']):.0f} s)"
+
+
+def unless_rebuilding(settings, names: list[str], message: str) -> str:
+    """`message` for a collection found missing, or, when a rebuild is re-creating it, a line that says so."""
+    busy = [m for m in (describe(settings, n) for n in names) if m] if settings is not None else []
+    return f"{'; '.join(busy)}; search again when it has finished" if busy else message
