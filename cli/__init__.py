@@ -89,11 +89,12 @@ def main(argv: list[str] | None = None) -> None:
 def _exit(code: int) -> NoReturn:
     """End the process the way the interpreter would, without its last step: the teardown of native libraries.
 
-    Why: the `paperbase search` that died with SIGSEGV (1 run in 80 under load, nothing on stderr) died after its
-    work. At exit a search process still runs gRPC's core threads (event_engine, grpc_global_timer, lifeguard: the
-    embedded Milvus Lite server and the pymilvus channel, both closed, leave them running), ONNX Runtime's thread pool
-    and pyarrow's jemalloc thread; the interpreter then tears down the modules they call back into, and under load a
-    callback can land in freed state. Everything paperbase must do before exiting is done here first, in the order
+    Why: a `paperbase search` died with SIGSEGV (1 run in 80 under load, nothing on stderr). At exit a search process
+    still runs gRPC's core threads (event_engine, grpc_global_timer, lifeguard: the embedded Milvus Lite server and
+    the pymilvus channel, both closed, leave them running), ONNX Runtime's thread pool and pyarrow's jemalloc thread;
+    the interpreter then tears down the modules they call back into, the known way these libraries crash at exit
+    (grpc/grpc#11804, microsoft/onnxruntime#7207: under CPU contention). Everything paperbase must do before exiting
+    is done here first, in the order
     the interpreter does it (non-daemon threads joined, atexit functions run, streams flushed): no committed write,
     log line or output is lost, and no native destructor races the teardown. PAPERBASE_NATIVE_TEARDOWN=1 exits the
     ordinary way (to debug a native library)."""
