@@ -48,6 +48,9 @@ def classify(exc: BaseException) -> tuple[int, str]:
     milvus = _milvus_message(exc)
     if milvus:
         return FAILED, milvus
+    database = _duckdb_message(exc)
+    if database:
+        return FAILED, database
     return FAILED, f"internal error: {type(exc).__name__}: {text}"
 
 
@@ -70,6 +73,23 @@ def _milvus_message(exc: BaseException) -> str | None:
 
 
 _DAMAGE = ("corrupt", "magic bytes", "could not open parquet", "file is too small", "invalid ipc", "not a parquet")
+
+
+def _duckdb_message(exc: BaseException) -> str | None:
+    """DuckDB's own errors that a user can meet (a damaged or foreign database file, a full disk) in one line."""
+    import duckdb
+
+    if not isinstance(exc, duckdb.Error):
+        return None
+    text = " ".join(str(exc).split())
+    if "not a valid DuckDB database file" in text or "Corrupt" in text or "checksum" in text.lower():
+        return (f"DuckDB: {text} (the database file is damaged or not paperbase's: restore it from a backup, or move it "
+                "aside and run `paperbase ingest` again)")
+    if "No space left on device" in text:
+        return f"DuckDB: {text} (free some space, then run the command again)"
+    if isinstance(exc, (duckdb.IOException, duckdb.PermissionException)):
+        return f"DuckDB: {text}"
+    return None
 
 
 def debug_requested(argv: list[str]) -> bool:

@@ -152,3 +152,15 @@ def test_ingest_into_a_read_only_data_dir_says_so_in_one_line(tmp_path):
             assert "Traceback" not in done.stderr, done.stderr[-3000:]
             errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
             assert len(errors) == 1 and "read-only file system" in errors[0], done.stderr[-2000:]
+
+
+def test_a_database_file_that_is_not_one_is_said_in_one_line(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "paperbase.duckdb").write_bytes(os.urandom(8192))
+    for command in (["status"], ["check"], ["prune"]):
+        done = _paperbase(*command, "--data-dir", str(data), cwd=tmp_path)
+        assert done.returncode == 1
+        errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+        assert len(errors) == 1 and "not a valid DuckDB database file" in errors[0], done.stderr[-2000:]
+        assert "internal error" not in errors[0]
