@@ -145,7 +145,10 @@ def _write_trusted(folder: Path, identities: dict[str, list[int]]) -> None:
         tmp.write_text(json.dumps(identities))
         os.replace(tmp, folder / TRUSTED)
     except OSError:  # a read-only data dir, a full disk: the next process hashes again
-        tmp.unlink(missing_ok=True)
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def verify(root: Path, head: dict | None = None, *, full: bool = False) -> str | None:
