@@ -6,9 +6,11 @@ from typing import Annotated
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
+from pipeline.paths import shown
 
 _STYLE = {"ok": "green", "partial": "yellow", "failed": "red", "duplicate": "magenta", "skipped": "dim", "missing": "red"}
 
@@ -23,7 +25,7 @@ def _summary_table(results, title: str) -> Table:
     for r in results:
         rows = r.rows or {}
         table.add_row(
-            _short(Path(r.path).name), f"[{_STYLE.get(r.status, 'white')}]{r.status}[/]", str(r.pages or ""),
+            _short(shown(Path(r.path).name)), f"[{_STYLE.get(r.status, 'white')}]{r.status}[/]", str(r.pages or ""),
             *(str(rows.get(k, "")) for k in ("chunks", "sections", "tables", "images", "equations", "reference")),
             f"{r.seconds:.1f}" if r.seconds else "",
         )
@@ -37,7 +39,8 @@ def _short(name: str, width: int = 24) -> str:
 def _print_errors(results) -> None:
     for r in results:
         if r.error:
-            console.print(f"[{_STYLE.get(r.status, 'white')}]{Path(r.path).name}[/]: {r.error}", highlight=False)
+            console.print(f"[{_STYLE.get(r.status, 'white')}]{escape(shown(Path(r.path).name))}[/]: {escape(r.error)}",
+                          highlight=False)
 
 
 def _uses_flow(folder: Path, settings, *, force: bool, retry_failed: bool) -> bool:
@@ -104,8 +107,11 @@ def ingest(
     summaries and encode vectors for what changed. Exit 0 only when every file and stage succeeded, 1 otherwise."""
     from pipeline.ingest import unfinished_papers
 
+    from pipeline.ingest import ensure_writable
+
     stage_names = _stage_list(stages)
     settings = settings_for(data_dir, workers=workers, parse={"backend": backend} if backend else None)
+    ensure_writable(settings.data_dir)  # a read-only data dir is said at once, before Prefect starts
     if _uses_flow(folder, settings, force=force, retry_failed=retry_failed):
         from flows.runner import run_ingest
     else:
@@ -137,7 +143,7 @@ def ingest(
                           "earlier run (`paperbase status` lists them; --retry-failed parses failed ones again)")
         for r in unfinished:
             missing = ", ".join(f"{k} {v}" for k, v in r.stages.items() if v != "ok")
-            console.print(f"[yellow]{Path(r.path).name}[/]: not finished ({missing}); the next ingest resumes it",
+            console.print(f"[yellow]{escape(shown(Path(r.path).name))}[/]: not finished ({missing}); the next ingest resumes it",
                           highlight=False, soft_wrap=True)
     if problems or unfinished or not stages_ok:
         raise typer.Exit(1)
@@ -177,8 +183,8 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
         table.add_column(col, overflow="fold")
     for row in rows:
         notes = (f"{row['raster_tables']} table(s) printed as images: no cells extracted" if row["raster_tables"] else "")
-        table.add_row(row["path"], row["paper_id"] or "", f"[{_STYLE.get(row['status'], 'white')}]{row['status']}[/]",
-                      row["error"] or "", notes)
+        table.add_row(escape(shown(row["path"])), row["paper_id"] or "", f"[{_STYLE.get(row['status'], 'white')}]{row['status']}[/]",
+                      escape(row["error"] or ""), notes)
     console.print(table)
 
 

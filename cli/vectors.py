@@ -20,10 +20,7 @@ CollectionOpt = Annotated[list[str] | None, typer.Option("--collection", "-c", h
 
 
 def _settings(data_dir, milvus_uri):
-    settings = settings_for(data_dir)
-    if milvus_uri:
-        settings.vectors.milvus_uri = milvus_uri
-    return settings
+    return settings_for(data_dir, vectors={"milvus_uri": milvus_uri} if milvus_uri else None)
 
 
 def _show(report, as_json: bool, progress=None) -> None:
@@ -45,7 +42,7 @@ def _show(report, as_json: bool, progress=None) -> None:
         times = progress.times_table() if progress is not None else None
         if times is not None:
             console.print(times)
-    if report.status == Status.FAILED:
+    if report.status not in (Status.OK, Status.UNCHANGED):  # any collection failed (partial), or all did
         raise typer.Exit(1)
 
 
@@ -94,12 +91,15 @@ def rebuild(
 
 @app.command()
 def check(data_dir: DataDir = None, milvus_uri: MilvusUri = None, collection: CollectionOpt = None,
+          sample: Annotated[int, typer.Option("--sample", min=0, help="Search-copy vectors compared with Milvus's per "
+                                              "shard, picked at random; 0 compares every one.")] = 64,
           as_json: JsonFlag = False) -> None:
-    """Compare, per paper and column, non-empty DuckDB cells with vectors in Milvus; exit 1 on mismatches."""
+    """Compare, per paper and column, non-empty DuckDB cells with vectors in Milvus, and the search copies with
+    Milvus (files, ids, vectors); exit 1 on mismatches."""
     from pipeline.vectors import check as do_check
 
     notes: list[str] = []
-    mismatches = do_check(_settings(data_dir, milvus_uri), collection or None, notes)
+    mismatches = do_check(_settings(data_dir, milvus_uri), collection or None, notes, sample=sample)
     for note in notes:  # hints, not failures (stderr: --json output stays the mismatches alone)
         console.print(f"note: {note}")
     if as_json:
@@ -172,6 +172,7 @@ def search(
                 raise typer.BadParameter(str(exc), param_hint="--paper") from None
         hits = reader.search(query, collection, table, column, expr, limit)
         described = describe(reader, hits)
+        held = reader.searched(collection) if not hits else None
         opened_here = bool(getattr(reader.client, "paperbase_lite_opened", False))
         if collection is None:
             from pipeline.vectors.search import hybrid_collections
@@ -182,12 +183,40 @@ def search(
         console.print(f"[dim]took {time.monotonic() - started:.1f} s: this search opened the Milvus Lite store itself. "
                       "Keep one loaded between searches with `paperbase mcp --transport http` (searches connect to it "
                       "automatically), or use a Milvus server (--milvus-uri; docs/scale.md).[/dim]")
+    if held is not None:
+        _no_hits(settings, held)
+    else:
+        _rebuilding_note(settings, collection)
     if as_json:
         print_jsonl(d.to_json() for d in described)
         return
     hybrid = settings.vectors.hybrid
     weights = {} if collection is not None else {name: hybrid.weight(name) for name in legs}
     print_hits(console, query, described, score_meaning(collection, hybrid.method, weights), full=full)
+
+
+def _rebuilding_note(settings, collection: str | None) -> None:
+    """Hits found while a rebuild re-encodes a searched collection may lack papers it has not reached yet: say so."""
+    from pipeline.vectors.rebuilding import rebuilding
+
+    info = rebuilding(settings)
+    if info and (collection is None or collection in info.get("collections", [])):
+        console.print(f"note: {', '.join(info['collections'])} being rebuilt by process {info['pid']}: hits may lack "
+                      "papers it has not re-encoded yet", highlight=False)
+
+
+def _no_hits(settings, held: dict[str, int]) -> None:
+    """Say why a search found nothing: an empty index (exit 1: nothing was searched) or no match (exit 0)."""
+    from pipeline.vectors.rebuilding import describe
+
+    busy = [m for m in (describe(settings, n) for n in held) if m]
+    if not any(held.values()):
+        names = ", ".join(held) or "no text collection"
+        why = "; ".join(busy) if busy else "run `paperbase encode` (or `paperbase ingest`) first"
+        console.print(f"[red]error:[/] the index searched is empty: {names} hold(s) no vectors; {why}", highlight=False)
+        raise typer.Exit(1)
+    console.print(f"no hits; the index searched holds {sum(held.values()):,} vectors ({', '.join(held)})"
+                  + (f"; {'; '.join(busy)}" if busy else ""), highlight=False)
 
 
 DEFAULT_SCOPE = ("chunks", "text_content")

@@ -28,6 +28,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -46,6 +47,21 @@ GUARDED_CONFIG = {"enable_external_access": False, "autoinstall_known_extensions
                   "autoload_known_extensions": False, "lock_configuration": True}
 
 
+def pdf_file(stored_path: str) -> Path:
+    """The file a `metadata.pdf_path` value names (a name that is not valid UTF-8 is stored escaped:
+    pipeline/paths.py)."""
+    from pipeline.paths import from_db
+
+    return Path(from_db(stored_path))
+
+
+def open_pdf(path: str | Path):
+    """A PyMuPDF document for a PDF path of any name (MuPDF itself takes UTF-8 names only)."""
+    from pipeline.render import open_pdf as _open
+
+    return _open(path)
+
+
 class ReadError(Exception):
     """A read that cannot be answered; the message is one line, fit for a user or a model."""
 
@@ -56,6 +72,10 @@ class QueryRefused(ReadError):
 
 class QueryTimeout(ReadError):
     """The query ran past its time limit and was interrupted."""
+
+
+class QueryTooLarge(ReadError):
+    """The query needed more memory than the guarded connection allows (`read.sql_memory_limit`)."""
 
 
 class QueryFailed(ReadError):
@@ -137,9 +157,16 @@ class Reader:
             if self._con is not None and writer_waiting(path).exists():
                 self._drop_connection()
             if self._con is None:
-                self._con = connect(path, read_only=True, config=GUARDED_CONFIG)
+                self._con = connect(path, read_only=True, config=self._guarded_config())
                 self._watch()
             yield self._con
+
+    def _guarded_config(self) -> dict:
+        """GUARDED_CONFIG plus the configured memory and thread caps (`[read]`); nothing spills to a temporary
+        directory, so a query that needs more memory stops instead of filling the disk."""
+        limits = self.settings.read
+        return {**GUARDED_CONFIG, "memory_limit": limits.sql_memory_limit, "threads": limits.sql_threads,
+                "temp_directory": ""}
 
     def _drop_connection(self) -> None:
         self._cache.clear()  # a writer may change statistics and texts once we let go
@@ -186,6 +213,10 @@ class Reader:
                 rows = cur.fetchmany(cap + 1)
             except duckdb.InterruptException:
                 raise QueryTimeout(f"the query ran longer than {timeout_s or self.sql_timeout_s:g} s and was stopped") from None
+            except duckdb.OutOfMemoryException:
+                raise QueryTooLarge(f"the query needed more memory than the {self.settings.read.sql_memory_limit} a "
+                                    "query may use (read.sql_memory_limit) and was stopped; select fewer rows or "
+                                    "columns, or aggregate first") from None
             except duckdb.PermissionException as exc:
                 raise QueryRefused(_one_line(exc)) from None
             except duckdb.Error as exc:
@@ -280,6 +311,15 @@ class Reader:
         """`search` with no collection: BM25 fused with the dense text collections."""
         return self.search(query, None, table_name, column_name, filter, limit)
 
+    def searched(self, collection: str | None = None) -> dict[str, int]:
+        """The collections a `search` with this `collection` (None: hybrid) covers, with how many vectors each holds:
+        all zero (or none at all) means the index searched is empty, not that nothing matched."""
+        from pipeline.vectors.search import hybrid_collections
+
+        names = [collection] if collection else hybrid_collections(self.settings, self.client)
+        existing = milvus.existing(self.client, names)
+        return {n: milvus.count_rows(self.client, n) if n in existing else 0 for n in names}
+
     def collections(self) -> list[str]:
         """Collections that exist in Milvus, in schema order."""
         from schemas.vectorstore import collections
@@ -335,7 +375,7 @@ def _paper_matches(reader: Reader, papers: list[tuple], name: str) -> list[str]:
     path = Path(name).expanduser()
     if name and path.is_file():
         real = str(path.resolve())
-        hits = [p[0] for p in papers if p[2] and str(Path(p[2]).expanduser().resolve()) == real]
+        hits = [p[0] for p in papers if p[2] and str(pdf_file(p[2]).expanduser().resolve()) == real]
         if hits:
             return hits
         import hashlib
@@ -364,5 +404,5 @@ def _folded(text: str) -> str:
     return " ".join(plain.casefold().split())
 
 
-__all__ = ["Reader", "SqlResult", "Hit", "ReadError", "QueryRefused", "QueryTimeout", "QueryFailed", "NotFound",
-           "check_read_only", "READ_STATEMENTS"]
+__all__ = ["Reader", "SqlResult", "Hit", "ReadError", "QueryRefused", "QueryTimeout", "QueryTooLarge", "QueryFailed",
+           "NotFound", "check_read_only", "READ_STATEMENTS"]
