@@ -7,9 +7,9 @@ Rules:
   cells are found or the collection has no more.
 - A filter that pins papers (`pdf_id == ...`, `pdf_id in [...]`) searches only those papers' shards and
   buckets (paper_search.py, milvus.py): the cost of a per-paper search grows with the bucket, not the library.
-- A BM25 query's IDF comes from the documents it ranks: the statistics of the papers its filter pins (a term every
-  chunk of the paper carries weighs little there, however rare in the library), else of the whole library
-  (`vectors.bm25_idf = "library"` always uses the library).
+- A BM25 query's IDF comes from the documents it ranks: the statistics of the chunks of the papers its filter pins (a
+  term every chunk of the paper carries weighs little there, however rare in the library), else of the whole
+  library's chunks (`vectors.bm25_idf = "library"` always uses the library; pinned papers without chunks do too).
 - Hit texts: the BM25 collection stores each cell's text (a storage-only field; one vector per cell there), so its
   hits come back with their texts; the other collections' hits (several window vectors per cell: storing the text
   would repeat it per window) and BM25 cells too long to store, or collections created before the field, are joined
@@ -86,8 +86,8 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
         with reading() as con:
             # IDF from the documents this search ranks: those of the papers its filter pins (see bm25_idf)
             df, n_docs = _bm25_stats(con, terms, cache, papers)
-            if papers and not n_docs and _bm25_stats(con, [], cache)[1]:
-                return []  # the library has BM25 vectors, the pinned papers none: nothing can match
+            if papers and not n_docs:  # the pinned papers have no chunks (statistics come from chunks, bm25.py;
+                df, n_docs = _bm25_stats(con, terms, cache)  # e.g. a scan without text): weigh by the library
         if not n_docs:
             raise UnknownCollection(f"collection {coll.name} has no vectors yet; run `paperbase encode`")
         vector = bm25.query_vector(query, df, n_docs)
