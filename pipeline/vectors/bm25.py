@@ -77,14 +77,21 @@ STATS_FIELD = ("chunks", "text_content")  # the cells BM25 statistics are taken 
 STATISTICS = "chunks"  # part of the fingerprint too: statistics from other cells would re-encode
 
 
-def terms(text: str) -> list[str]:
-    """The analysed words followed by each pair of consecutive ones (joined by a space, which no word contains)."""
-    words = analyze(text)
+def terms(text: str, drop: frozenset[str] = frozenset()) -> list[str]:
+    """The analysed words followed by each pair of consecutive ones (joined by a space, which no word contains);
+    words in `drop` are left out first (their neighbours then pair up)."""
+    words = [w for w in analyze(text) if w not in drop] if drop else analyze(text)
     return words + [f"{a} {b}" for a, b in zip(words, words[1:])]
 
 
-def term_counts(text: str) -> Counter[int]:
-    return Counter(term_id(t) for t in terms(text))
+def term_counts(text: str, drop: frozenset[str] = frozenset()) -> Counter[int]:
+    return Counter(term_id(t) for t in terms(text, drop))
+
+
+def name_words(names: Iterable[str]) -> frozenset[str]:
+    """The analysed words of people's names (a paper's authors): what a query that names them loses when the search
+    is pinned to that paper (search.py)."""
+    return frozenset(w for n in names for w in analyze(n or ""))
 
 
 def doc_vector(counts: Mapping[int, int], avgdl: float, k1: float = BM25_K1, b: float = BM25_B) -> dict[int, float]:
@@ -101,9 +108,10 @@ def idf(df: int, n_docs: int) -> float:
     return math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
 
 
-def query_vector(text: str, df: Mapping[int, int], n_docs: int) -> dict[int, float]:
-    """The IDF half: one weight per distinct query term that occurs in the corpus (repeats add weight)."""
-    counts = term_counts(text)
+def query_vector(text: str, df: Mapping[int, int], n_docs: int, drop: frozenset[str] = frozenset()) -> dict[int, float]:
+    """The IDF half: one weight per distinct query term that occurs in the corpus (repeats add weight); words in
+    `drop` are left out."""
+    counts = term_counts(text, drop)
     return {t: c * idf(df[t], n_docs) for t, c in counts.items() if df.get(t)}
 
 

@@ -79,6 +79,30 @@ def test_a_pinned_search_weighs_its_terms_by_the_pinned_papers(store):
     pytest.fail(f"no paper holds {WORD!r}")
 
 
+def test_a_pinned_search_leaves_its_papers_author_names_out(store):
+    """Author names name the paper the filter already chose: a pinned search scores as if they were not asked; an
+    unpinned one still counts them."""
+    settings, papers = store
+    with duckdb.connect(str(settings.duckdb_path), read_only=True) as con:
+        rows = con.execute("SELECT CAST(paper_id AS VARCHAR), authors FROM metadata").fetchall()
+        for pid, authors in rows:
+            text = " ".join(t for (t,) in con.execute("SELECT text_content FROM chunks WHERE CAST(ref_paper_id AS "
+                                                      "VARCHAR) = ?", [pid]).fetchall())
+            names = [w for w in bm25.name_words(authors or []) if w in bm25.analyze(text) and w not in bm25.analyze(WORD)]
+            if names:
+                break
+        else:
+            pytest.fail("no paper whose chunks carry an author's name")
+    surname = names[0]
+    flt = f"pdf_id == '{pid}'"
+    plain = search(settings, WORD, BM25, "chunks", "text_content", flt, 5)
+    named = search(settings, f"{surname} {WORD}", BM25, "chunks", "text_content", flt, 5)
+    assert plain and [(h.primary_key, round(h.score, 6)) for h in named] == [(h.primary_key, round(h.score, 6)) for h in plain]
+    unpinned = search(settings, f"{surname} {WORD}", BM25, "chunks", "text_content", "", 5)
+    assert [(h.primary_key, round(h.score, 6)) for h in unpinned] != [
+        (h.primary_key, round(h.score, 6)) for h in search(settings, WORD, BM25, "chunks", "text_content", "", 5)]
+
+
 def test_unpinned_and_widened_filters_use_the_library(store):
     settings, papers = store
     library = make_settings(settings.data_dir, [BM25], bm25_idf="library")
