@@ -1,19 +1,24 @@
-"""Retrieval quality per search mode on hand-written questions with evidence pages, beside a naive baseline.
+"""Retrieval quality per search mode on questions with evidence pages, tuned and held-out apart, with each mode's latency.
 
-    .venv/bin/python bench/retrieval.py --data-dir /tmp/pbret [--questions tests/data/corpus_questions.jsonl]
-        [--shared ../shared] [--no-variants] [--tail-probes 200] [--json out.json]
+    .venv/bin/python bench/retrieval.py --data-dir DATA [--questions FILE ...] [--grid] [--variants]
+        [--tail-probes 200] [--json out.json]
 
 Rules:
+- Questions: tests/data/corpus_questions.jsonl (198, "original": the fusion weights and window size of earlier issues
+  were chosen on them) and tests/data/paraphrase_questions.jsonl (written in other words than the papers', over
+  corpus, corpus2 and corpus3; split into `tune` and a held-out third of each folder's papers that no choice was
+  made on). Questions whose paper is not in the store are skipped.
 - Every question is searched with a per-paper filter (`pdf_id == <the paper's id>`, ids from the ingested
   metadata, matched by PDF path), over `chunks.text_content` (what the agent's RetrieveFromVectorstore and
-  ClassicRetrieve search); a hit counts when its page is the question's evidence page. Recall@1/5/10 and MRR@10.
-- Production modes go through `pipeline.read.Reader` on the data dir as built (BM25, MiniLM as stored: windowed,
-  hybrid = the default `paperbase search`; BM25 also with `bm25_idf = "library"`, the IDF used before). In-process variants computed in the same run: the naive baseline
-  (distinct query words found in the chunk), MiniLM as stored before windows (torch fp32, truncated at 256 word
-  pieces, one vector per cell) and windowed MiniLM in torch fp32 (what int8 changes).
+  ClassicRetrieve search); a hit counts when its page is the question's evidence page. Recall@1/5/10 and MRR@10,
+  by question set, by folder (tuned = original + tune, held-out apart) and by kind of question.
+- Production modes go through one long-lived `pipeline.read.Reader` on the data dir as built (BM25, MiniLM as
+  stored, hybrid = the default `paperbase search`, hybrid over every text cell; BM25 also with
+  `bm25_idf = "library"`), warmed first; each search is timed (p50 / p95 / mean, the DuckDB text join included).
+  The naive baseline (distinct query words found in the chunk) runs in process; `--variants` adds MiniLM in torch
+  fp32, truncated (as stored before windows) and windowed.
 - Tail probe: long chunks (> 254 word pieces), queries = their first 40 and their last 40 words, searched with the
   paper filter; reports how often the chunk comes first.
-Results are split by folder (corpus = house styles the parser was developed on, corpus2 = unseen ones).
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ import argparse
 import json
 import re
 import sys
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -33,18 +39,26 @@ from pipeline.read import Reader  # noqa: E402
 from pipeline.vectors import windows  # noqa: E402
 from pipeline.vectors.search import search as vector_search  # noqa: E402
 from pipeline.vectors.bm25 import STOP_WORDS  # noqa: E402
+from bench.retrieval_report import (K, SETS, by_folder, by_kind, by_set, folder, group, kind_table,  # noqa: E402
+                                    latency_table, rank_of, summarize, table)
 
 MINILM = "text_sentence_transformers_all_minilm_l6_v2"
 BM25 = "text_bm25_en"
-K = 10
+DEFAULT = "hybrid (default `paperbase search`)"
+DATA = Path(__file__).resolve().parents[1] / "tests/data"
+QUESTION_FILES = [DATA / "corpus_questions.jsonl", DATA / "paraphrase_questions.jsonl"]
 
 
 def load_questions(path: Path, paper_ids: dict[str, str]) -> list[dict]:
+    """The questions of one file whose paper is in the store; `set` is the file's split (`tune` / `heldout`) or
+    `original`, `kind` what is asked (the original questions: their evidence type)."""
     out = []
     for line in path.read_text().splitlines():
         if line.strip():
             q = json.loads(line)
             q["paper_id"] = paper_ids.get(q["pdf_file"])
+            q["set"] = q.get("split", "original")
+            q.setdefault("kind", "original: " + next((t for t in q["tags"] if t not in ("single", "objective")), "text"))
             if q["paper_id"]:
                 out.append(q)
     return out
@@ -57,19 +71,6 @@ def paper_ids(reader: Reader, shared: Path) -> dict[str, str]:
         p = Path(path)
         out[f"{p.parent.name}/{p.name}"] = pid
     return out
-
-
-def rank_of(pages: list[int], evidence: int) -> int | None:
-    for i, p in enumerate(pages[:K]):
-        if p == evidence:
-            return i + 1
-    return None
-
-
-def summarize(ranks: list[int | None]) -> dict[str, float]:
-    n = max(1, len(ranks))
-    return {"n": len(ranks), **{f"r@{k}": round(sum(1 for r in ranks if r and r <= k) / n, 3) for k in (1, 5, 10)},
-            "mrr": round(sum(1 / r for r in ranks if r) / n, 3)}
 
 
 def _words(text: str) -> set[str]:
@@ -119,22 +120,13 @@ class DenseVariant:
         return [(items[i][0], items[i][1]) for i in order]
 
 
-def table(title: str, rows: dict[str, dict[str, dict[str, float]]]) -> str:
-    groups = sorted({g for r in rows.values() for g in r})
-    head = f"| mode | " + " | ".join(f"{g}: r@1 / r@5 / r@10 / MRR" for g in groups) + " |"
-    lines = [f"\n{title}", head, "|---|" + "---|" * len(groups)]
-    for mode, r in rows.items():
-        cells = [f"{r[g]['r@1']:.2f} / {r[g]['r@5']:.2f} / {r[g]['r@10']:.2f} / {r[g]['mrr']:.2f}" if g in r else "-"
-                 for g in groups]
-        lines.append(f"| {mode} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data-dir", type=Path, required=True)
-    ap.add_argument("--questions", type=Path, default=Path(__file__).resolve().parents[1] / "tests/data/corpus_questions.jsonl")
-    ap.add_argument("--no-variants", action="store_true", help="skip the in-process torch variants (faster)")
+    ap.add_argument("--questions", type=Path, action="append", default=None,
+                    help="question files (repeatable; default: the original 198 and the paraphrased set)")
+    ap.add_argument("--variants", action="store_true", help="also the in-process torch variants (slow)")
+    ap.add_argument("--no-variants", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old scripts
     ap.add_argument("--tail-probes", type=int, default=200, help="long chunks probed by first/last 40 words (0 = skip)")
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--grid", action="store_true", help="also print fusion settings side by side (method, k, weights)")
@@ -144,20 +136,21 @@ def main() -> None:
     library = settings.model_copy(update={"vectors": settings.vectors.model_copy(update={"bm25_idf": "library"})})
     with Reader(settings) as reader:
         ids = paper_ids(reader, Path())
-        questions = load_questions(args.questions, ids)
+        questions = [q for path in (args.questions or QUESTION_FILES) for q in load_questions(path, ids)]
         pids = sorted({q["paper_id"] for q in questions})
         chunks = Chunks(reader, pids)
         existing = reader.collections()
+        reader.warm()
         modes: dict[str, object] = {"naive: query words in chunk": None}
         if BM25 in existing:
             modes["BM25"] = BM25
-            modes["BM25, IDF from the whole library (before)"] = "bm25-library"
+            modes["BM25, IDF from the whole library"] = "bm25-library"
         if MINILM in existing:
-            modes["MiniLM (stored: windowed, default backend)"] = MINILM
-        modes["hybrid (default `paperbase search`)"] = "hybrid"
-        modes["hybrid, every text cell (no --table/--column)"] = "hybrid-all"
+            modes["MiniLM (stored: windowed)"] = MINILM
+        modes[DEFAULT] = "hybrid"
+        modes["hybrid, every text cell (--table all)"] = "hybrid-all"
         variants = {}
-        if not args.no_variants:
+        if args.variants:
             from sentence_transformers import SentenceTransformer
 
             from pipeline.models import resolve_model
@@ -165,12 +158,13 @@ def main() -> None:
             st = SentenceTransformer(resolve_model("all-MiniLM-L6-v2"), device="cpu")
             variants["MiniLM torch fp32, truncated (as before windows)"] = DenseVariant(st, chunks, windowed=False)
             variants["MiniLM torch fp32, 254-piece windows"] = DenseVariant(st, chunks, windowed=True)
-        ranks: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+        ranks: dict[str, list] = defaultdict(list)
+        times: dict[str, list[float]] = defaultdict(list)
         for q in questions:
-            group = q["pdf_file"].split("/")[0]
             pid, ev = q["paper_id"], q["evidence_page"]
             flt = f'pdf_id == "{pid}"'
             for mode, coll in modes.items():
+                t0 = time.perf_counter()
                 if coll is None:
                     pages = chunks.naive(pid, q["question"])
                 elif coll == "bm25-library":
@@ -182,17 +176,29 @@ def main() -> None:
                     hits = reader.search(q["question"], None if coll == "hybrid" else coll, "chunks", "text_content",
                                          flt, K)
                     pages = [h.page_number for h in hits]
-                for g in (group, "all"):
-                    ranks[mode][g].append(rank_of(pages, ev))
+                times[mode].append(time.perf_counter() - t0)
+                ranks[mode].append(rank_of(pages, ev))
             for mode, var in variants.items():
-                pages = [p for _, p in var.ranked(pid, q["question"])]
-                for g in (group, "all"):
-                    ranks[mode][g].append(rank_of(pages, ev))
-        results["modes"] = {m: {g: summarize(r) for g, r in by.items()} for m, by in ranks.items()}
+                ranks[mode].append(rank_of([p for _, p in var.ranked(pid, q["question"])], ev))
+        results["questions"] = {s: sum(1 for q in questions if q["set"] == s) for s in SETS}
+        results["modes"] = {m: group(questions, r, by_set) for m, r in ranks.items()}
+        results["folders"] = {m: group(questions, r, by_folder) for m, r in ranks.items()}
+        results["kinds"] = {m: group(questions, r, by_kind) for m, r in ranks.items() if m in (DEFAULT, "BM25")}
+        results["latency_ms"] = {m: latency(ts) for m, ts in times.items()}
+        n = results["questions"]
+        print(f"{len(questions)} questions over {len(pids)} papers: {n['original']} original (the weights and window "
+              f"size of earlier issues were chosen on them), {n['tune']} paraphrased for tuning, {n['heldout']} "
+              f"paraphrased and held out. Per-paper filter, chunks; evidence page first (r@1), in the top 5, MRR@10.")
+        print(table("By question set", results["modes"], list(SETS) + ["all"]))
+        folders = sorted({folder(q) for q in questions})
+        print(table("By folder (tuned = original + tune; held-out apart)", results["folders"],
+                    [f"{f} {s}" for f in folders for s in ("tuned", "held-out")] + ["all tuned", "all held-out"]))
+        print(kind_table(f"By kind of question ({DEFAULT}; original questions by evidence type)",
+                         results["kinds"].get(DEFAULT, {}), results["kinds"].get("BM25")))
+        print(latency_table("Latency per search (one long-lived Reader, warm, same run; includes the DuckDB text join)",
+                            times))
         if args.grid and BM25 in existing and MINILM in existing:
             results["grid"] = grid(reader, questions)
-        print(table(f"Evidence page among the top hits ({len(questions)} questions, per-paper filter, chunks)",
-                    results["modes"]))
         if args.tail_probes and MINILM in existing:
             results["tail"] = tail_probe(reader, chunks, variants, args.tail_probes)
             print("\nFirst hit is the chunk itself (long chunks; query = 40 words from its start / its end)")
@@ -201,6 +207,14 @@ def main() -> None:
                 print(f"| {mode} | {r['start']:.2f} | {r['end']:.2f} |")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
+
+
+def latency(ts: list[float]) -> dict[str, float]:
+    s = sorted(ts)
+    if not s:
+        return {}
+    return {"n": len(s), "p50": round(s[len(s) // 2] * 1e3, 2), "p95": round(s[min(len(s) - 1, int(0.95 * len(s)))] * 1e3, 2),
+            "mean": round(sum(s) / len(s) * 1e3, 2)}
 
 
 def grid(reader: Reader, questions: list[dict]) -> dict:
@@ -219,10 +233,10 @@ def grid(reader: Reader, questions: list[dict]) -> dict:
         for q, ls in zip(questions, lists):
             fused = fusion.fuse(ls, {BM25: w, MINILM: 1.0}, method=method, k=k or 60)
             r = rank_of([h.page_number for _, h in fused], q["evidence_page"])
-            for g in (q["pdf_file"].split("/")[0], "all"):
+            for g in by_set(q):
                 by[g].append(r)
         rows[f"{method} k={k} w_bm25={w}"] = {g: summarize(r) for g, r in by.items()}
-    print(table("Fusion settings (BM25 weight w, MiniLM weight 1)", rows))
+    print(table("Fusion settings (BM25 weight w, MiniLM weight 1)", rows, list(SETS) + ["all"]))
     return rows
 
 

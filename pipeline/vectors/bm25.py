@@ -6,6 +6,13 @@ chunks that only share its words. Measured on the 198 questions of tests/data/co
 filter, chunks): evidence page first 0.72 with words alone against 0.82 with word pairs (unseen house styles 0.64
 against 0.79), top 5 0.94 against 0.97; with pairs, k1 0.9 and b 0.4 did best of the settings tried (docs/vectors.md).
 
+Corpus statistics (document frequencies, document count, mean length) come from the chunks alone
+(`STATS_FIELD`): chunks cover every page of a paper exactly once, while pages, sections and summaries repeat the same
+text, so counting every encodable cell made each term's document frequency about three copies of the same evidence
+and set the mean length by short cells (titles, captions), which penalised every chunk as long. Statistics of the
+documents a chunk search ranks, measured (issue 31, per-paper chunk search, BM25 alone, evidence page first): 198
+project questions 0.86 -> 0.88, 77 paraphrased tuning questions 0.68 -> 0.73 (docs/vectors.md).
+
 Documents carry the term-frequency half of BM25 (saturated, length-normalised by the corpus mean length);
 queries carry the IDF half, computed at query time from live corpus statistics. Inner product of the two is the
 BM25 score, so adding papers changes IDF immediately without re-encoding anything. Only the mean length is baked
@@ -66,16 +73,25 @@ def term_id(term: str) -> int:
 
 
 ANALYZER = "words+pairs"  # part of every BM25 vector's ledger fingerprint: changing the terms re-encodes
+STATS_FIELD = ("chunks", "text_content")  # the cells BM25 statistics are taken from (module docstring)
+STATISTICS = "chunks"  # part of the fingerprint too: statistics from other cells would re-encode
 
 
-def terms(text: str) -> list[str]:
-    """The analysed words followed by each pair of consecutive ones (joined by a space, which no word contains)."""
-    words = analyze(text)
+def terms(text: str, drop: frozenset[str] = frozenset()) -> list[str]:
+    """The analysed words followed by each pair of consecutive ones (joined by a space, which no word contains);
+    words in `drop` are left out first (their neighbours then pair up)."""
+    words = [w for w in analyze(text) if w not in drop] if drop else analyze(text)
     return words + [f"{a} {b}" for a, b in zip(words, words[1:])]
 
 
-def term_counts(text: str) -> Counter[int]:
-    return Counter(term_id(t) for t in terms(text))
+def term_counts(text: str, drop: frozenset[str] = frozenset()) -> Counter[int]:
+    return Counter(term_id(t) for t in terms(text, drop))
+
+
+def name_words(names: Iterable[str]) -> frozenset[str]:
+    """The analysed words of people's names (a paper's authors): what a query that names them loses when the search
+    is pinned to that paper (search.py)."""
+    return frozenset(w for n in names for w in analyze(n or ""))
 
 
 def doc_vector(counts: Mapping[int, int], avgdl: float, k1: float = BM25_K1, b: float = BM25_B) -> dict[int, float]:
@@ -92,9 +108,10 @@ def idf(df: int, n_docs: int) -> float:
     return math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
 
 
-def query_vector(text: str, df: Mapping[int, int], n_docs: int) -> dict[int, float]:
-    """The IDF half: one weight per distinct query term that occurs in the corpus (repeats add weight)."""
-    counts = term_counts(text)
+def query_vector(text: str, df: Mapping[int, int], n_docs: int, drop: frozenset[str] = frozenset()) -> dict[int, float]:
+    """The IDF half: one weight per distinct query term that occurs in the corpus (repeats add weight); words in
+    `drop` are left out."""
+    counts = term_counts(text, drop)
     return {t: c * idf(df[t], n_docs) for t, c in counts.items() if df.get(t)}
 
 

@@ -7,9 +7,14 @@ Rules:
   cells are found or the collection has no more.
 - A filter that pins papers (`pdf_id == ...`, `pdf_id in [...]`) searches only those papers' shards and
   buckets (paper_search.py, milvus.py): the cost of a per-paper search grows with the bucket, not the library.
-- A BM25 query's IDF comes from the documents it ranks: the statistics of the papers its filter pins (a term every
-  chunk of the paper carries weighs little there, however rare in the library), else of the whole library
-  (`vectors.bm25_idf = "library"` always uses the library).
+- A BM25 query's IDF comes from the documents it ranks: the statistics of the chunks of the papers its filter pins (a
+  term every chunk of the paper carries weighs little there, however rare in the library), else of the whole
+  library's chunks (`vectors.bm25_idf = "library"` always uses the library; pinned papers without chunks do too).
+- A BM25 search whose filter pins papers leaves the names of those papers' authors out of the query
+  (metadata.authors): they name the paper, which the filter already chose, and point at its title block and the
+  citations of their other work rather than at the passage asked about ("What minibatch size did Kingma and Welling
+  use?"). Measured (issue 31, per-paper chunk search, BM25 alone, evidence page first): 198 project questions 0.859 ->
+  0.859, 189 paraphrased tuning questions 0.704 -> 0.730 (docs/vectors.md). Dense queries are left whole.
 - Hit texts: the BM25 collection stores each cell's text (a storage-only field; one vector per cell there), so its
   hits come back with their texts; the other collections' hits (several window vectors per cell: storing the text
   would repeat it per window) and BM25 cells too long to store, or collections created before the field, are joined
@@ -24,6 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+
+import duckdb
 
 from pipeline.vectors import bm25
 from pipeline.vectors.encoders import encoder_for
@@ -81,16 +88,18 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
         raise StoreMissing(f"no database at {settings.duckdb_path}; run `paperbase ingest DIR` first")
     reading = reading or store.reading
     if coll.embed_type == "bm25":
-        terms = list(bm25.term_counts(query))
-        papers = pinned_papers(filter) if settings.vectors.bm25_idf == "searched" else None
+        pinned = pinned_papers(filter)
+        papers = pinned if settings.vectors.bm25_idf == "searched" else None
         with reading() as con:
+            drop = _author_words(con, pinned, cache) if pinned else frozenset()
+            terms = list(bm25.term_counts(query, drop))
             # IDF from the documents this search ranks: those of the papers its filter pins (see bm25_idf)
             df, n_docs = _bm25_stats(con, terms, cache, papers)
-            if papers and not n_docs and _bm25_stats(con, [], cache)[1]:
-                return []  # the library has BM25 vectors, the pinned papers none: nothing can match
+            if papers and not n_docs:  # the pinned papers have no chunks (statistics come from chunks, bm25.py;
+                df, n_docs = _bm25_stats(con, terms, cache)  # e.g. a scan without text): weigh by the library
         if not n_docs:
             raise UnknownCollection(f"collection {coll.name} has no vectors yet; run `paperbase encode`")
-        vector = bm25.query_vector(query, df, n_docs)
+        vector = bm25.query_vector(query, df, n_docs, drop)
         if not vector:
             return []  # no query term occurs in the corpus
         params = coll.search_params
@@ -109,6 +118,24 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
     if join_text:
         _join_text(reading, hits, cache)
     return hits
+
+
+def _author_words(con, papers: list[str], cache: dict | None) -> frozenset[str]:
+    """The analysed words of the pinned papers' author names (metadata.authors), from the cache where it has them."""
+    key = ("authors", tuple(papers))
+    if cache is not None and key in cache:
+        return cache[key]
+    names: list[str] = []
+    for pid in papers:  # usually one; an id that is no UUID names no paper
+        try:
+            row = con.execute("SELECT authors FROM metadata WHERE paper_id = TRY_CAST(? AS UUID)", [pid]).fetchone()
+        except duckdb.Error:  # no metadata table (a store of vectors alone): nothing to leave out
+            row = None
+        names += list(row[0] or []) if row else []
+    out = bm25.name_words(names)
+    if cache is not None:
+        cache[key] = out
+    return out
 
 
 def _bm25_stats(con, terms: list[int], cache: dict | None,

@@ -194,7 +194,8 @@ def paper_fingerprint(coll: Collection, settings, fingerprints: dict[str, dict[s
     if coll.modality == "image":
         return f"{fp}@{settings.vectors.image_dpi}dpi"
     if coll.embed_type == "bm25":  # the analyzer and its constants shape every vector: a change re-encodes
-        return f"{fp}@{bm25.ANALYZER}:k1={settings.vectors.bm25_k1}:b={settings.vectors.bm25_b}"
+        return (f"{fp}@{bm25.ANALYZER}:k1={settings.vectors.bm25_k1}:b={settings.vectors.bm25_b}"
+                f":stats={bm25.STATISTICS}")
     return fp
 
 
@@ -289,7 +290,8 @@ def _encode_collection(settings, store: Store, client, coll: Collection, enc, re
 
 
 def _bm25_plan(store: Store, settings, state: _State, stale: list[str], orphans: list[str], rep: CollectionReport):
-    """Statistics of the stale papers' new text, and the corpus mean length all of this run's vectors use."""
+    """Statistics of the stale papers' new chunks (bm25.STATS_FIELD), and the corpus mean chunk length all of this
+    run's vectors use."""
     new_stats: dict[str, tuple[int, int, Counter[int]]] = {}
     step = max(1, settings.vectors.papers_per_batch)
     for i in range(0, len(stale), step):
@@ -298,7 +300,8 @@ def _bm25_plan(store: Store, settings, state: _State, stale: list[str], orphans:
         t0 = time.perf_counter()
         by_paper: dict[str, list[Counter[int]]] = {}
         for c in batch_cells:
-            by_paper.setdefault(c.pdf_id, []).append(bm25.term_counts(c.text or ""))
+            if (c.table, c.column) == bm25.STATS_FIELD:
+                by_paper.setdefault(c.pdf_id, []).append(bm25.term_counts(c.text or ""))
         rep.model_seconds += time.perf_counter() - t0
         for p in stale[i : i + step]:
             new_stats[p] = bm25.corpus_stats(by_paper.get(p, []))

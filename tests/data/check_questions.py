@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Validate tests/data/corpus_questions.jsonl.
+"""Validate tests/data/corpus_questions.jsonl (or paraphrase_questions.jsonl: same format plus `kind` and `split`).
 
 Run with the project venv:
 
@@ -48,6 +48,7 @@ ALLOWED = {
     "eval_element_list_overlap": {"gold", "count", "element_type", "ndigits", "tolerance", "fuzz_method",
                                   "threshold", "lowercase", "ignore_blank"},
 }
+KINDS = {"table", "number", "name", "finding", "definition", "limitation", "caption", "section", "metadata"}
 EVIDENCE_TAGS = {"text", "table", "image", "formula", "metadata"}
 REQUIRED = {
     "uuid": str, "question": str, "answer_format": str, "tags": list, "anchor_pdf": list,
@@ -104,6 +105,8 @@ def main() -> int:
     per_pdf: Counter = Counter()
     per_func: Counter = Counter()
     per_tag: Counter = Counter()
+    per_kind: Counter = Counter()
+    per_split: Counter = Counter()
     n = 0
     with open(args.path, encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, 1):
@@ -138,6 +141,11 @@ def main() -> int:
             if "single" not in tags or "objective" not in tags or len(ev_tags) != 1:
                 problems.append(f"{where}: tags {tags} need 'single', 'objective' and one of {sorted(EVIDENCE_TAGS)}")
             per_tag.update(ev_tags)
+            if "kind" in q or "split" in q:
+                if q.get("kind") not in KINDS or q.get("split") not in ("tune", "heldout"):
+                    problems.append(f"{where}: kind {q.get('kind')!r} / split {q.get('split')!r} not recognised")
+                per_kind[q.get("kind")] += 1
+                per_split[q.get("split")] += 1
             # evaluator
             ev = q["evaluator"]
             func, kw = ev.get("eval_func"), ev.get("eval_kwargs")
@@ -182,9 +190,11 @@ def main() -> int:
             problems.append(f"duplicate uuid {u} ({c} times)")
 
     print(f"{n} questions, {len(per_pdf)} papers")
+    if per_kind:
+        print("per kind:", dict(per_kind), "per split:", dict(per_split))
     print("per evidence type:", dict(per_tag))
     print("per eval_func:", dict(per_func))
-    for corpus in ("corpus/", "corpus2/"):
+    for corpus in ("corpus/", "corpus2/", "corpus3/"):
         sub = {k: v for k, v in per_pdf.items() if k.startswith(corpus)}
         print(f"{corpus}: {sum(sub.values())} questions over {len(sub)} papers")
     if problems:

@@ -1,6 +1,7 @@
 """BM25 IDF from the documents a search ranks (pipeline/vectors/search.py, ledger.bm25_paper_df): a search whose
 filter pins papers weighs its terms by those papers' statistics; one that pins none, or `bm25_idf = "library"`,
-by the whole library. Real DuckDB and Milvus Lite over two corpus papers."""
+by the whole library. Statistics are the chunks' (bm25.STATS_FIELD). Real DuckDB and Milvus Lite over two corpus
+papers."""
 from __future__ import annotations
 
 import duckdb
@@ -38,6 +39,27 @@ def test_per_paper_statistics_sum_to_the_library(store):
     assert all(n > 0 for _, n in per_paper)
 
 
+def test_statistics_count_the_chunks_alone(store):
+    """Document count, mean length and document frequencies come from chunks.text_content (bm25.STATS_FIELD): pages
+    and sections repeat the chunks' text and would count every term about three times."""
+    settings, papers = store
+    term = bm25.term_id(bm25.analyze(WORD)[0])
+    with duckdb.connect(str(settings.duckdb_path), read_only=True) as con:
+        for pid in papers:
+            texts = [t for (t,) in con.execute("SELECT text_content FROM chunks WHERE CAST(ref_paper_id AS VARCHAR) = ? "
+                                               "AND trim(coalesce(text_content, '')) <> ''", [pid]).fetchall()]
+            n, total = con.execute("SELECT n_docs, total_len FROM ledger.bm25_papers WHERE pdf_id = ?", [pid]).fetchone()
+            assert n == len(texts) and total == sum(len(bm25.terms(t)) for t in texts)
+            df, _ = ledger.bm25_paper_df(con, [pid], [term])
+            assert df.get(term, 0) == sum(1 for t in texts if term in bm25.term_counts(t))
+            assert con.execute("SELECT count(*) FROM pages WHERE CAST(ref_paper_id AS VARCHAR) = ?", [pid]).fetchone()[0]
+        avgdl = {a for (a,) in con.execute("SELECT DISTINCT avgdl FROM ledger.vector_papers WHERE collection = ?",
+                                           [BM25]).fetchall()}
+        lengths = [len(bm25.terms(t)) for (t,) in con.execute(
+            "SELECT text_content FROM chunks WHERE trim(coalesce(text_content, '')) <> ''").fetchall()]
+    assert len(avgdl) == 1 and avgdl.pop() == pytest.approx(sum(lengths) / len(lengths))
+
+
 def test_a_pinned_search_weighs_its_terms_by_the_pinned_papers(store):
     settings, papers = store
     library = make_settings(settings.data_dir, [BM25], bm25_idf="library")
@@ -55,6 +77,30 @@ def test_a_pinned_search_weighs_its_terms_by_the_pinned_papers(store):
         assert expected != pytest.approx(1.0, abs=1e-3)  # the two scopes really differ here
         return
     pytest.fail(f"no paper holds {WORD!r}")
+
+
+def test_a_pinned_search_leaves_its_papers_author_names_out(store):
+    """Author names name the paper the filter already chose: a pinned search scores as if they were not asked; an
+    unpinned one still counts them."""
+    settings, papers = store
+    with duckdb.connect(str(settings.duckdb_path), read_only=True) as con:
+        rows = con.execute("SELECT CAST(paper_id AS VARCHAR), authors FROM metadata").fetchall()
+        for pid, authors in rows:
+            text = " ".join(t for (t,) in con.execute("SELECT text_content FROM chunks WHERE CAST(ref_paper_id AS "
+                                                      "VARCHAR) = ?", [pid]).fetchall())
+            names = [w for w in bm25.name_words(authors or []) if w in bm25.analyze(text) and w not in bm25.analyze(WORD)]
+            if names:
+                break
+        else:
+            pytest.fail("no paper whose chunks carry an author's name")
+    surname = names[0]
+    flt = f"pdf_id == '{pid}'"
+    plain = search(settings, WORD, BM25, "chunks", "text_content", flt, 5)
+    named = search(settings, f"{surname} {WORD}", BM25, "chunks", "text_content", flt, 5)
+    assert plain and [(h.primary_key, round(h.score, 6)) for h in named] == [(h.primary_key, round(h.score, 6)) for h in plain]
+    unpinned = search(settings, f"{surname} {WORD}", BM25, "chunks", "text_content", "", 5)
+    assert [(h.primary_key, round(h.score, 6)) for h in unpinned] != [
+        (h.primary_key, round(h.score, 6)) for h in search(settings, WORD, BM25, "chunks", "text_content", "", 5)]
 
 
 def test_unpinned_and_widened_filters_use_the_library(store):
