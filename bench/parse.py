@@ -2,7 +2,10 @@
 
     .venv/bin/python bench/parse.py [FOLDER] [--workers N]
 
-Prints pages/s for both, their ratio, per-view CPU seconds, and peak RSS (main process and worker processes).
+Prints pages/s for both, their ratio, per-view seconds, peak RSS (main process and worker processes), and the CPU
+seconds the parse used (this process and its workers, from getrusage). On a shared machine the wall-clock figures move
+with the load; pages per CPU-second barely does, so `projected on N idle cores` (N x pages / CPU seconds) is the figure
+to compare with a target stated for an idle machine.
 """
 from __future__ import annotations
 
@@ -40,6 +43,7 @@ def multiview(paths: list[Path], workers: int) -> tuple[int, float, dict[str, fl
     pages = 0
 
     t0 = time.perf_counter()
+    cpu0 = _cpu_seconds()
     # the runner's own pool and executor (what `ingest` uses), minus the DuckDB writes
     with ParserPool(ParseOptions(), workers) as pool:
         for path, outcome in threaded(workers)(lambda p: pool.parse(str(p)), paths):
@@ -50,7 +54,14 @@ def multiview(paths: list[Path], workers: int) -> tuple[int, float, dict[str, fl
             pages += len(paper.pages)
             for name, seconds in paper.timings.items():
                 views[name] += seconds
+    views["__cpu__"] = _cpu_seconds() - cpu0  # the pool has exited, so its workers' CPU time is counted
     return pages, time.perf_counter() - t0, dict(views), failures
+
+
+def _cpu_seconds() -> float:
+    """User + system CPU seconds of this process and of its children that have ended (the pool's workers)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def main() -> None:
@@ -64,6 +75,7 @@ def main() -> None:
 
     raw_pages, raw_s = raw_get_text(paths)
     mv_pages, mv_s, views, failures = multiview(paths, args.workers)
+    cpu_s = views.pop("__cpu__")
     rss_main = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rss_workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
@@ -73,7 +85,9 @@ def main() -> None:
     print(f"{f'multiview parse ({args.workers} workers)':28}{mv_s:>10.2f}{mv_pages / mv_s:>10.1f}")
     print(f"ratio: multiview takes {mv_s / raw_s:.1f}x the time of raw text extraction "
           f"({(mv_pages / mv_s) / (raw_pages / raw_s):.3f} of its throughput)")
-    print("per-view CPU seconds (summed over workers): " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(views.items(), key=lambda kv: -kv[1])))
+    print(f"CPU: {cpu_s:.1f} s for {mv_pages} pages ({mv_pages / cpu_s:.1f} pages per CPU-second); projected on "
+          f"{args.workers} idle cores: {args.workers * mv_pages / cpu_s:.1f} pages/s")
+    print("per-view wall seconds (summed over workers): " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(views.items(), key=lambda kv: -kv[1])))
     print(f"peak RSS: main {rss_main:.0f} MiB, largest worker {rss_workers:.0f} MiB")
     if failures:
         print("failures:\n  " + "\n  ".join(failures))
