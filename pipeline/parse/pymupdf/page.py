@@ -54,7 +54,9 @@ class Line:
     dir: tuple[float, float] = (1.0, 0.0)  # writing direction; (0, -1) is text rotated to read bottom-up
     running: bool = False  # running header/footer or page number (_running.py): in no view's content
 
-    @property
+    # text and size are read hundreds of thousands of times per paper (roles, headings, equations, paragraphs); a
+    # Line's spans never change after extraction, so each is computed once
+    @cached_property
     def text(self) -> str:
         return "".join(s.text for s in self.spans).strip()
 
@@ -62,7 +64,7 @@ class Line:
     def horizontal(self) -> bool:
         return abs(self.dir[0]) > 0.9
 
-    @property
+    @cached_property
     def size(self) -> float:
         """Dominant font size (by character count)."""
         counts: Counter[float] = Counter()
