@@ -113,8 +113,9 @@ def test_a_collection_from_before_the_field_keeps_working_through_the_join(base_
     assert len(hits) == 5 and [h.text for h in hits] == _db_texts(settings, hits)
     assert len(cache["texts"]) == 5
     notes: list[str] = []
-    assert check(settings, [BM25], notes) == [] and len(notes) == 1  # a hint, not a mismatch
-    assert "rebuild -c text_bm25_en" in notes[0]
+    assert check(settings, [BM25], notes) == []  # a hint, not a mismatch
+    hints = [n for n in notes if "stored hit texts" in n]  # besides the copies' sample line
+    assert len(hints) == 1 and "rebuild -c text_bm25_en" in hints[0]
     cli = subprocess.run([str(REPO / ".venv" / "bin" / "paperbase"), "check", "--data-dir", str(settings.data_dir),
                           "-c", BM25, "--json"], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert cli.returncode == 0, cli.stderr[-2000:]  # the note does not fail `check`
@@ -123,7 +124,7 @@ def test_a_collection_from_before_the_field_keeps_working_through_the_join(base_
     with milvus.connect(settings) as client:
         assert milvus.stores_text(client, BM25)
     notes.clear()
-    assert check(settings, [BM25], notes) == [] and notes == []
+    assert check(settings, [BM25], notes) == [] and not [n for n in notes if "stored hit texts" in n]
     cache.clear()
     again = search(settings, QUERY, BM25, limit=5, cache=cache)
     assert [h.text for h in again] == _db_texts(settings, again) and not cache.get("texts")
