@@ -29,7 +29,7 @@ import numpy as np
 
 from pipeline.vectors.dense import TextEncoder
 
-VARIANTS = ("onnx", "onnx-int8")
+VARIANTS = ("onnx", "onnx-int8")  # the graph files: fp32 (every runtime reads it) and int8 (ONNX Runtime)
 INT8_RECIPE = "pc-ffn-last"  # in the cache file name: a changed recipe is quantized again, never read stale
 
 
@@ -137,10 +137,10 @@ def _st_config(model_dir: Path) -> tuple[str, bool, int]:
 
 
 class OnnxSentenceEncoder(TextEncoder):
+    """ONNX Runtime on the exported graph: `onnx` (fp32) or `onnx-int8`."""
+
     def __init__(self, path: str, *, cache_dir: Path, variant: str = "onnx-int8", device: str | None = None,
                  batch_size: int = 32):
-        import onnxruntime as ort
-
         from pipeline.vectors.fasttok import FastTokenizer
 
         model_dir = Path(path)
@@ -150,7 +150,7 @@ class OnnxSentenceEncoder(TextEncoder):
             model_dir = Path(snapshot_download(path if "/" in path else f"sentence-transformers/{path}",
                                                local_files_only=True))
         self.backend = variant
-        self.file = ensure_model(model_dir, cache_dir, variant)
+        self.file = ensure_model(model_dir, cache_dir, variant if variant in VARIANTS else "onnx")
         if FastTokenizer.available(model_dir):  # without importing transformers (and torch): fasttok.py
             self.tokenizer = FastTokenizer(model_dir)
         else:
@@ -161,6 +161,12 @@ class OnnxSentenceEncoder(TextEncoder):
         self.max_len = min(max_len, int(getattr(self.tokenizer, "model_max_length", max_len) or max_len))
         self.max_tokens = self.max_len - 2
         self.batch_size = batch_size
+        self._open(device, cache_dir)
+        self.dim = len(self._encode_sorted(["x"])[0])
+
+    def _open(self, device: str | None, cache_dir: Path) -> None:
+        import onnxruntime as ort
+
         opts = ort.SessionOptions()
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         opts.intra_op_num_threads = os.cpu_count() or 1
@@ -172,22 +178,57 @@ class OnnxSentenceEncoder(TextEncoder):
         if (device is None or device.startswith("cuda")) and "CUDAExecutionProvider" in ort.get_available_providers():
             providers.insert(0, "CUDAExecutionProvider")
         self.session = ort.InferenceSession(str(self.file), opts, providers=providers)
+        self.device_name = "cuda" if self.session.get_providers()[0].startswith("CUDA") else "cpu"
         self.inputs = [i.name for i in self.session.get_inputs()]
-        self.dim = int(self.session.get_outputs()[0].shape[-1]) if isinstance(
-            self.session.get_outputs()[0].shape[-1], int) else len(self._encode_sorted(["x"])[0])
+
+    def _hidden(self, feeds: dict[str, np.ndarray]) -> np.ndarray:
+        """The last hidden state of one batch."""
+        return self.session.run(None, feeds)[0]
+
+    def _feeds(self, ids: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
+        have = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        return {n: have[n] for n in self.inputs}
+
+    def _pool(self, hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        hidden = hidden.astype(np.float32, copy=False)
+        if self.pooling == "cls":
+            vec = hidden[:, 0]
+        else:
+            m = mask[..., None].astype(np.float32)
+            vec = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
+        if self.normalize:
+            vec = vec / np.maximum(np.linalg.norm(vec, axis=1, keepdims=True), 1e-12)
+        return vec.astype(np.float32)
+
+    def _encode_batch(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return self._pool(self._hidden(self._feeds(ids, mask)), mask)
 
     def _encode_sorted(self, texts: list[str]) -> np.ndarray:
         out = []
         for i in range(0, len(texts), self.batch_size):
             x = self.tokenizer(texts[i : i + self.batch_size], padding=True, truncation=True, max_length=self.max_len,
                                return_tensors="np")
-            hidden = self.session.run(None, {n: x[n].astype(np.int64) for n in self.inputs})[0]
-            if self.pooling == "cls":
-                vec = hidden[:, 0]
-            else:
-                mask = x["attention_mask"][..., None].astype(np.float32)
-                vec = (hidden * mask).sum(1) / np.maximum(mask.sum(1), 1e-9)
-            if self.normalize:
-                vec = vec / np.maximum(np.linalg.norm(vec, axis=1, keepdims=True), 1e-12)
-            out.append(vec.astype(np.float32))
+            ids, mask = x["input_ids"].astype(np.int64), x["attention_mask"].astype(np.int64)
+            out.append(self._encode_batch(ids, mask))
         return np.concatenate(out)
+
+
+class OpenVinoSentenceEncoder(OnnxSentenceEncoder):
+    """OpenVINO on the same exported graph: `openvino` (fp32) or `openvino-bf16`, whose matrix products run in bf16
+    on CPUs that have it natively (AMX, AVX512-BF16; elsewhere OpenVINO keeps fp32). The compiled model is cached
+    under the models dir, so a second process starts in a fraction of the first compile."""
+
+    def _open(self, device: str | None, cache_dir: Path) -> None:
+        import openvino as ov
+
+        core = ov.Core()
+        config = {"INFERENCE_PRECISION_HINT": "bf16" if self.backend.endswith("bf16") else "f32",
+                  "PERFORMANCE_HINT": "LATENCY", "CACHE_DIR": str(cache_dir / "openvino-cache")}
+        self.compiled = core.compile_model(core.read_model(str(self.file)), "CPU", config)
+        self.request = self.compiled.create_infer_request()
+        self.inputs = [i.get_any_name() for i in self.compiled.inputs]
+        self.precision = str(self.compiled.get_property("INFERENCE_PRECISION_HINT"))
+        self.device_name = "cpu"
+
+    def _hidden(self, feeds: dict[str, np.ndarray]) -> np.ndarray:
+        return self.request.infer(feeds)[0]
