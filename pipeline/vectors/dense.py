@@ -10,7 +10,8 @@ Rules:
   every word cut them first (`windows.py`).
 - `encode_ids`: windows already cut into word pieces (the encode stage's path: no second tokenisation, and windows
   with equal pieces but different whitespace are one), sorted by length and batched by padded word pieces
-  (`batch_tokens`) rather than by count, so short windows share a forward pass and long ones do not overflow caches.
+  (`batch_tokens`: `batch_size` x 128) rather than by count, so short windows share a forward pass and long ones do
+  not overflow the caches.
 - The device is chosen automatically (CUDA when present) unless settings name one.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ from contextlib import nullcontext
 
 import numpy as np
 
-BATCH_TOKENS = 4096  # padded word pieces per forward pass of `encode_ids` (32 windows of 128)
+PIECES_PER_ITEM = 128  # `encode_ids` batches batch_size x this many padded word pieces (32 x 128 by default)
 
 
 def auto_device(device: str | None) -> str:
@@ -38,12 +39,16 @@ class TextEncoder:
     """Common batching: de-duplicate, sort by length, call `_encode_sorted` / `_encode_batch`, restore order."""
 
     batch_size: int = 32
-    batch_tokens: int = BATCH_TOKENS
     dim: int
     tokenizer: object
     max_tokens: int  # word pieces per window, special tokens excluded
     backend: str = "?"  # the settings name of this runtime (onnx, openvino-bf16, torch, ...)
     device_name: str = "cpu"
+
+    @property
+    def batch_tokens(self) -> int:
+        """Padded word pieces per forward pass of `encode_ids`: `batch_size` windows of 128 pieces, or more of shorter."""
+        return self.batch_size * PIECES_PER_ITEM
 
     @property
     def label(self) -> str:

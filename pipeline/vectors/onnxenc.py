@@ -227,8 +227,14 @@ class OpenVinoSentenceEncoder(OnnxSentenceEncoder):
         self.compiled = core.compile_model(core.read_model(str(self.file)), "CPU", config)
         self.request = self.compiled.create_infer_request()
         self.inputs = [i.get_any_name() for i in self.compiled.inputs]
-        self.precision = str(self.compiled.get_property("INFERENCE_PRECISION_HINT"))
+        hint = self.compiled.get_property("INFERENCE_PRECISION_HINT")
+        self.precision = hint.get_type_name() if hasattr(hint, "get_type_name") else str(hint)  # "bf16" or "f32"
         self.device_name = "cpu"
+
+    @property
+    def label(self) -> str:
+        """What actually runs: a bf16 request on a CPU without bf16 units runs f32."""
+        return f"{self.backend} on cpu ({self.precision})"
 
     def _hidden(self, feeds: dict[str, np.ndarray]) -> np.ndarray:
         return self.request.infer(feeds)[0]
