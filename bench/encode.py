@@ -4,7 +4,7 @@ MiniLM collection per runtime beside bare sentence-transformers fp32 on the same
 cosine of the chosen runtime's vectors to fp32 over every window the stage encodes.
 
     .venv/bin/python bench/encode.py [--corpus ../shared/corpus] [--data-dir STORE] [--backend onnx ...]
-        [--no-ingest] [--cosine-windows 0] [--json out.json]
+        [--no-ingest] [--cosine-windows 0] [--cosine-backend torch-bf16 ...] [--json out.json]
 
 Rules:
 - Everything runs on copies under a temporary folder; `--data-dir` (an ingested store) is copied, never written.
@@ -117,6 +117,9 @@ def main() -> None:
     ap.add_argument("--backend", action="append", default=[], help="more backends to rebuild with (auto, onnx always)")
     ap.add_argument("--no-ingest", action="store_true", help="skip the full ingest figure (needs --data-dir)")
     ap.add_argument("--cosine-windows", type=int, default=0, help="sample this many windows for the cosine (0 = all)")
+    ap.add_argument("--cosine-backend", action="append", default=[],
+                    help="more backends to compare with fp32 without timing a rebuild (e.g. torch-bf16: bf16 "
+                         "arithmetic, emulated on CPUs without bf16 units)")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
     choice = runtime.choose("auto")
@@ -205,8 +208,8 @@ def main() -> None:
         peaks = {"fp32": matmul_peak("float32"), "bf16": matmul_peak("bfloat16")}
         out["peak_gflops"] = {k: round(v, 1) for k, v in peaks.items()}
         out["peak_note"] = "" if runtime.has_bf16() else "no native bf16 on this CPU: the bf16 peak is emulated"
-        out["cosine"] = cosines(distinct, enc32, [b for b in backends if b != "onnx"], base, models,
-                                args.cosine_windows)
+        compared = [b for b in dict.fromkeys(backends + args.cosine_backend) if b != "onnx"]
+        out["cosine"] = cosines(distinct, enc32, compared, base, models, args.cosine_windows)
         out["stage_gflop"] = round(stage_gflop)
         for b, r in rebuilds.items():
             prec = "bf16" if "bf16" in (r["runtime"] or "") and runtime.has_bf16() else "fp32"

@@ -1,4 +1,5 @@
-"""ONNX Runtime backend for sentence-transformers text models: exported and quantized offline, cached under the data dir.
+"""ONNX Runtime and OpenVINO backends for sentence-transformers text models: exported and quantized offline, cached
+under the data dir.
 
 Rules:
 - The graph is exported with `torch.onnx` from the same local model files the torch backend loads (no download, no
@@ -9,12 +10,18 @@ Rules:
   of each layer, whose inputs have the widest range) and the last layer left in fp32. Measured on 300 corpus chunks
   (cosine to torch fp32, min / mean): per-tensor int8 0.79 (issue), per channel everything 0.973 / 0.991, per channel
   without the FFN outputs 0.989 / 0.997, and also without the last layer 0.991 / 0.997 (this recipe; keeping the
-  first layer too changes nothing). On the test papers' windows the recipe gives mean 0.996, min 0.990 (one window
-  in 300 at 0.9899); the test checks mean >= 0.995 and the 1st percentile >= 0.99.
+  first layer too changes nothing). On the test papers' content-defined windows the recipe gives mean 0.9956, 1st
+  percentile 0.9895, min 0.9877: below the 0.999 bf16 keeps, so `auto` never picks it (runtime.py).
+- OpenVINO (`openvino`, `openvino-bf16`) reads the same fp32 file; with the bf16 precision hint its CPU plugin runs
+  the matrix products in bf16 on AMX / AVX512-BF16 units (and keeps fp32 where the CPU has none: the encoder's
+  `precision` says which ran). Why OpenVINO for bf16: ONNX Runtime has no bf16 CPU kernels for an fp32 graph, and
+  torch autocast was measured 1.5x torch fp32 on an AMX Xeon (issue 33), slower than ONNX Runtime fp32 there.
 - Pooling and normalisation follow the sentence-transformers config in the model dir (mean or CLS pooling,
   Normalize module present or not); the tokenizer is the model's own (its `tokenizer.json` through `tokenizers`,
   fasttok.py, so a query needs neither transformers nor torch), max length from `sentence_bert_config.json`.
 - CUDA is used when ONNX Runtime offers it, else the CPU with every core.
+- The encode stage feeds word pieces it already cut (`TextEncoder.encode_ids`, with the tokenizer's own special
+  tokens around them); queries and other texts are tokenised here (`encode_texts`).
 """
 from __future__ import annotations
 
@@ -223,7 +230,9 @@ class OpenVinoSentenceEncoder(OnnxSentenceEncoder):
 
         core = ov.Core()
         config = {"INFERENCE_PRECISION_HINT": "bf16" if self.backend.endswith("bf16") else "f32",
-                  "PERFORMANCE_HINT": "LATENCY", "CACHE_DIR": str(cache_dir / "openvino-cache")}
+                  "PERFORMANCE_HINT": "LATENCY"}
+        if os.access(cache_dir, os.W_OK):  # a read-only data dir compiles every time instead
+            config["CACHE_DIR"] = str(cache_dir / "openvino-cache")
         self.compiled = core.compile_model(core.read_model(str(self.file)), "CPU", config)
         self.request = self.compiled.create_infer_request()
         self.inputs = [i.get_any_name() for i in self.compiled.inputs]
