@@ -1,16 +1,19 @@
 """The logic of `paperbase ask`: one question, streamed turn by turn, ending with the answer (or why there is none).
 
-Rules: the typer command lives elsewhere (the CLI package) and only calls `ask`. Human output goes to the rich
-console; with `as_json` stdout carries only the trajectory, one JSON message per line in the seeds' format
-({"role": ..., "content": ...}). Exit codes (those of every paperbase command): 0 answered; 1 no answer (turn limit,
-model endpoint failure) or the store cannot be read; 2 usage (an unknown paper id).
+Rules: the typer command lives elsewhere (the CLI package) and only calls `ask`. The turns go to the rich console
+(stderr); stdout carries the answer alone (a string as it is, any other value as JSON, one line), so
+`answer=$(paperbase ask ...)` gets exactly the answer; with `as_json` stdout carries only the trajectory instead, one
+JSON message per line in the seeds' format ({"role": ..., "content": ...}). Anchor papers are named as everywhere
+else (id, title fragment or PDF path: `Reader.resolve_papers`). A reply that did not parse is shown as the model wrote
+it. Exit codes (those of every paperbase command): 0 answered; 1 no answer (turn limit, model endpoint failure) or the
+store cannot be read; 2 usage (a paper name that matches no paper, or several).
 """
 from __future__ import annotations
 
 import json
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
@@ -21,34 +24,31 @@ from agent.env import Environment
 from agent.llm import ChatModel, OpenAIChat
 from agent.loop import RunResult, Turn, run
 from pipeline.config import Settings
-from pipeline.read import ReadError, Reader
+from pipeline.read import NotFound, ReadError, Reader
 
 SHOWN_CHARS = 1500  # observation text shown per turn on the console
-
-
-def _known_papers(reader: Reader, pdf_ids: Sequence[str]) -> list[str]:
-    known = {p["paper_id"] for p in reader.papers()}
-    return [p for p in pdf_ids if p not in known]
 
 
 def ask(settings: Settings, question: str, pdf_ids: Sequence[str] | None = None, model: str | None = None,
         base_url: str | None = None, agent_kind: str | None = None, as_json: bool = False,
         console: Console | None = None, *, answer_format: str = "", agent_settings: AgentSettings | None = None,
         chat: ChatModel | None = None, stdout: TextIO | None = None) -> int:
-    """Answer `question` over the store of `settings`; returns the exit code. `chat` replaces the endpoint (tests)."""
-    console = console or Console(stderr=as_json)
+    """Answer `question` over the store of `settings` (`pdf_ids`: ids, title fragments or PDF paths of the anchor
+    papers); returns the exit code. `chat` replaces the endpoint (tests)."""
+    console = console or Console(stderr=True)
     out = stdout or sys.stdout
     overrides = {k: v for k, v in {"model": model, "base_url": base_url, "agent": agent_kind}.items() if v is not None}
     cfg = (agent_settings or AgentSettings()).model_copy(update=overrides)
-    pdf_ids = list(pdf_ids or [])
+    names = list(pdf_ids or [])
     if not settings.duckdb_path.exists():
         console.print(f"[red]no database at {settings.duckdb_path}; run `paperbase ingest DIR` first[/red]")
         return 1
     with Reader(settings) as reader:
         try:
-            unknown = _known_papers(reader, pdf_ids)
-            if unknown:
-                console.print(f"[red]unknown paper id(s): {', '.join(map(escape, unknown))}[/red] (`paperbase status` lists the stored papers)")
+            try:
+                pdf_ids = reader.resolve_papers(names, one_each=True) if names else []
+            except NotFound as exc:
+                console.print(f"[red]--pdf: {escape(str(exc))}[/red]")
                 return 2
             task = prompts.task_message(question, reader.database_prompt(), reader.vectorstore_prompt(),
                                         answer_format=answer_format, anchor_pdfs=pdf_ids, sql_path=str(settings.duckdb_path))
@@ -70,25 +70,43 @@ def ask(settings: Settings, question: str, pdf_ids: Sequence[str] | None = None,
                 chat.close()  # type: ignore[union-attr]
     if as_json:
         write_jsonl(result, out)
-    return _finish(console, result)
+    return _finish(console, result, None if as_json else out)
 
 
 def _show_turn(console: Console, turn: Turn) -> None:
     console.rule(f"turn {turn.number}")
     if turn.thought:
         console.print(f"[bold]Thought:[/bold] {escape(turn.thought)}")
-    console.print(f"[bold cyan]Action:[/bold cyan] {escape(turn.action.call() if turn.action else '(unparsed)')}")
+    if turn.action is None:  # what the model wrote, so a person sees why it did not parse
+        reply = turn.reply.strip()
+        more = f" ... ({len(reply) - SHOWN_CHARS} more characters)" if len(reply) > SHOWN_CHARS else ""
+        console.print("[bold cyan]Action:[/bold cyan] [red](not parsed)[/red] the model replied:")
+        console.print(escape(reply[:SHOWN_CHARS]) + more, style="yellow", highlight=False)
+    else:
+        console.print(f"[bold cyan]Action:[/bold cyan] {escape(turn.action.call())}", highlight=False)
     if turn.action is None or turn.action.name != "GenerateAnswer":
         text = turn.observation.message_text()
         more = f" ... ({len(text) - SHOWN_CHARS} more characters)" if len(text) > SHOWN_CHARS else ""
         image = " [image attached]" if turn.observation.image_png else ""
-        console.print(escape(text[:SHOWN_CHARS]) + more + image, style="dim")
+        console.print(escape(text[:SHOWN_CHARS]) + more + image, style="dim", highlight=False)
 
 
-def _finish(console: Console, result: RunResult) -> int:
+def answer_text(answer: Any) -> str:
+    """The answer as one line for stdout: a string as it is, any other value as JSON."""
+    if isinstance(answer, str):
+        return answer
+    return json.dumps(answer, ensure_ascii=False, default=str)
+
+
+def _finish(console: Console, result: RunResult, out: TextIO | None) -> int:
     console.rule()
     if result.answered:
-        console.print(f"[bold green]Answer:[/bold green] {escape(str(result.answer))}")
+        if out is None:  # --json: the trajectory on stdout holds the answer
+            console.print(f"[bold green]Answer:[/bold green] {escape(answer_text(result.answer))}", highlight=False)
+        else:
+            console.print("[bold green]Answer[/bold green] (on stdout):")
+            out.write(answer_text(result.answer) + "\n")
+            out.flush()
         console.print(f"[dim]{result.summary()}[/dim]")
         return 0
     console.print(f"[bold red]{escape(result.summary())}[/bold red]")

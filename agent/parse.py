@@ -7,6 +7,8 @@ Rules:
   quotes, multi-line strings. Nothing is ever evaluated beyond literals.
 - Failure is a value, never an exception: `ParseError.observation` is the `[Error]: ...` text upstream shows, e.g.
   `Failed to parse a valid action from the response. ...` or `Failed to parse the parameters for action X ...`.
+  A call of a name that is no action here gets one more sentence naming it (upstream says nothing of the name, and
+  the model repeats it); otherwise the text is upstream's, byte for byte.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from typing import Any
 from agent.specs import render_call, specs
 
 _ACTION = re.compile(r"\[Action\]:")
+_CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")  # a call of some name: the model meant an action by that name
 _THOUGHT = re.compile(r"\[Thought\]:\s*(.*?)\s*(?=\[Action\]:|$)", re.S)
 
 
@@ -57,8 +60,14 @@ def parse_action(text: str, allowed: list[str]) -> Action | ParseError:
     name = next((n for n in sorted(allowed, key=len, reverse=True)
                  if body.startswith(n) and body[len(n):].lstrip().startswith("(")), None)
     if name is None:
-        return ParseError(f"Failed to parse a valid action from the response. Please check the specification for "
-                          f"these actions {allowed}.")
+        called = _CALLED.match(body)
+        named = ""
+        if called and called[1] in specs():
+            named = f" The action {called[1]} is not available to this agent."
+        elif called:
+            named = f" The action {called[1]} does not exist."
+        return ParseError(f"Failed to parse a valid action from the response.{named} Please check the specification "
+                          f"for these actions {allowed}.")
     try:
         return Action(name, _bind(name, *_literal_args(body)))
     except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError) as exc:

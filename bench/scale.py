@@ -28,7 +28,10 @@ Rules:
   and Milvus Lite's loading and first searches beside it. The batch delete + re-insert is followed by a copy sync per
   batch (the encode stage syncs once per run: this is its worst case).
 - `cli`: a data dir holding a copy of an ingested DuckDB (--source) and a synthetic store of each size; `paperbase
-  search` timed end to end in a new process (per paper three times, library-wide once), then one long-lived `Reader`
+  search` timed end to end in a new process (per paper three times, library-wide twice), the search copies' content
+  check (every shard: by file identity, as each search does, and hashed in full, as `check` and the first process
+  after a copy of the data dir do) as a share of the cold library-wide search, one cold library-wide search right
+  after the copies' ctimes moved (it hashes them), then one long-lived `Reader`
   (what MCP keeps): warm-up, and the default hybrid search p50/p95 per paper and library-wide (query encoder, BM25
   statistics, fusion and text join included).
 - `duckdb`: the source database's paper rows replicated under new ids up to each size (text varied by a row-number
@@ -407,6 +410,32 @@ def run_vectors(args) -> list[dict]:
     return out
 
 
+def _verification_cost(store: Path, cold_library_search) -> dict:
+    """What checking the search copies' content costs (copies.py): in a cold process every shard's files are checked
+    against the identities TRUSTED recorded (a few `stat`s per shard: what every search pays), and hashed in full
+    when those changed (the first process after a copy of the data dir, and `paperbase check` every time). Timed here
+    over every shard of both collections, and one cold library-wide `paperbase search` right after the files' ctimes
+    moved (as after `cp -a`), beside the ordinary cold ones in `cli_library_s`."""
+    from pipeline.vectors import copies
+
+    roots = [d for d in copies.copies_dir(store).iterdir() if (d / copies.CURRENT).exists()]
+    t0 = time.perf_counter()
+    problems = [copies.verify(root) for root in roots]
+    trusted = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    problems += [copies.verify(root, full=True) for root in roots]
+    full = time.perf_counter() - t0
+    if any(problems):
+        raise RuntimeError(f"copies failed verification: {[p for p in problems if p][:3]}")
+    size = sum(f.stat().st_size for root in roots for f in root.rglob("*") if f.is_file())
+    for root in roots:  # a ctime change, as a copy of the data dir makes: the next process hashes every file once
+        for f in root.rglob("*.npy"):
+            os.chmod(f, f.stat().st_mode)
+    after_copy = cold_library_search()
+    return {"copies_checked": len(roots), "copies_mb": round(size / 1e6, 1), "verify_trusted_s": round(trusted, 4),
+            "verify_full_s": round(full, 3), "cli_library_after_copy_s": round(after_copy, 3)}
+
+
 def run_cli(args) -> list[dict]:
     """`paperbase search` end to end on a grown store: a data dir holding a copy of an ingested DuckDB (texts, BM25
     statistics) and a synthetic Milvus store of N vectors under the schema's names; the CLI cold (interpreter start,
@@ -447,7 +476,11 @@ def run_cli(args) -> list[dict]:
 
             paper_runs = [cli(questions[i], f'pdf_id == "{paper_id(rng.randrange(papers))}"') for i in range(3)]
             res["cli_paper_s"] = paper_runs
-            res["cli_library_s"] = [cli(questions[3], None)]
+            res["cli_library_s"] = [cli(questions[3], None), cli(questions[4], None)]
+            res.update(_verification_cost(milvus.lite_path(settings), lambda: cli(questions[5], None)))
+            base = statistics.median(res["cli_library_s"])
+            res["verify_trusted_share"] = round(res["verify_trusted_s"] / base, 4)
+            res["verify_full_share"] = round(res["verify_full_s"] / base, 4)
             with Reader(settings) as reader:
                 t0 = time.perf_counter()
                 reader.warm()

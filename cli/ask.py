@@ -11,7 +11,7 @@ from cli.common import DataDir, JsonFlag, app, console, settings_for
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in plain words.")],
-    pdf: Annotated[list[str] | None, typer.Option("--pdf", help="Anchor paper id (repeatable): the question is about it.")] = None,
+    pdf: Annotated[list[str] | None, typer.Option("--pdf", help="Anchor paper (repeatable): its id, part of its title, or its PDF path; the question is about it.")] = None,
     model: Annotated[str | None, typer.Option(help="Chat model at the endpoint. [default: $PAPERBASE_AGENT_MODEL or gpt-4o-mini]")] = None,
     base_url: Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1.")] = None,
     agent: Annotated[str | None, typer.Option("--agent", help="hybrid (SQL + vector search, the default) or classic (retrieve chunks).")] = None,

@@ -5,18 +5,19 @@ written), or to the screen with `--debug` (anywhere on the command line) or PAPE
 
 Exit codes (README): 0 everything asked for succeeded; 1 some files or stages failed (the summary says which and
 why), or the command could not do its work (no database, store busy, bad query); 2 usage or configuration error;
-130 interrupted (Ctrl-C).
+130 interrupted (Ctrl-C); 143 terminated (SIGTERM: `kill`, `docker stop`), handled like Ctrl-C.
 """
 from __future__ import annotations
 
 import datetime
+import errno
 import os
 import sys
 import tempfile
 import traceback
 from pathlib import Path
 
-OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
+OK, FAILED, USAGE, INTERRUPTED, TERMINATED = 0, 1, 2, 130, 143
 
 
 def classify(exc: BaseException) -> tuple[int, str]:
@@ -33,6 +34,11 @@ def classify(exc: BaseException) -> tuple[int, str]:
         return FAILED, f"{text} (another paperbase process is writing; try again when it has finished)"
     if isinstance(exc, (StoreMissing, ReadError, VectorError)):
         return FAILED, text
+    if isinstance(exc, OSError) and exc.errno == errno.EROFS:
+        return FAILED, (f"read-only file system: {exc.filename or text} (this command writes to the data dir; give a "
+                        "writable one with --data-dir)")
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return FAILED, f"no space left on device: {exc.filename or text} (free some space, then run the command again)"
     if isinstance(exc, PermissionError):
         return FAILED, f"permission denied: {exc.filename or text} (check the data dir's owner and mode, or pass --data-dir)"
     if isinstance(exc, NotADirectoryError):
@@ -42,6 +48,9 @@ def classify(exc: BaseException) -> tuple[int, str]:
     milvus = _milvus_message(exc)
     if milvus:
         return FAILED, milvus
+    database = _duckdb_message(exc)
+    if database:
+        return FAILED, database
     return FAILED, f"internal error: {type(exc).__name__}: {text}"
 
 
@@ -52,8 +61,39 @@ def _milvus_message(exc: BaseException) -> str | None:
         return None
     if not isinstance(exc, MilvusException):
         return None
+    from pymilvus.exceptions import ConnectError, ConnectionNotExistException, MilvusUnavailableException
+
     message = " ".join(str(getattr(exc, "message", exc)).split())
-    return f"Milvus: {message} (is the server at --milvus-uri running and reachable?)"
+    if "No space left on device" in message:
+        return f"Milvus: {message} (free some space, then run the command again: it completes what was left)"
+    if any(mark in message.lower() for mark in _DAMAGE):
+        return (f"Milvus: {message} (a file of the vector store is damaged; `paperbase rebuild` re-creates the "
+                "collections from DuckDB, no PDF is parsed again)")
+    unreachable = isinstance(exc, (ConnectError, ConnectionNotExistException, MilvusUnavailableException)) or any(
+        word in message.lower() for word in ("connect", "unavailable", "deadline exceeded", "timed out"))
+    if unreachable:  # only then is the server the likely cause; a refused expression or field is named as it is
+        return f"Milvus: {message} (is the server at --milvus-uri running and reachable?)"
+    return f"Milvus refused the request: {message}"
+
+
+_DAMAGE = ("corrupt", "magic bytes", "could not open parquet", "file is too small", "invalid ipc", "not a parquet")
+
+
+def _duckdb_message(exc: BaseException) -> str | None:
+    """DuckDB's own errors that a user can meet (a damaged or foreign database file, a full disk) in one line."""
+    import duckdb
+
+    if not isinstance(exc, duckdb.Error):
+        return None
+    text = " ".join(str(exc).split())
+    if "not a valid DuckDB database file" in text or "Corrupt" in text or "checksum" in text.lower():
+        return (f"DuckDB: {text} (the database file is damaged or not paperbase's: restore it from a backup, or move it "
+                "aside and run `paperbase ingest` again)")
+    if "No space left on device" in text:
+        return f"DuckDB: {text} (free some space, then run the command again)"
+    if isinstance(exc, (duckdb.IOException, duckdb.PermissionException)):
+        return f"DuckDB: {text}"
+    return None
 
 
 def debug_requested(argv: list[str]) -> bool:

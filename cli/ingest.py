@@ -6,9 +6,11 @@ from typing import Annotated
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
+from pipeline.paths import shown
 
 _STYLE = {"ok": "green", "partial": "yellow", "failed": "red", "duplicate": "magenta", "skipped": "dim", "missing": "red"}
 
@@ -23,7 +25,7 @@ def _summary_table(results, title: str) -> Table:
     for r in results:
         rows = r.rows or {}
         table.add_row(
-            _short(Path(r.path).name), f"[{_STYLE.get(r.status, 'white')}]{r.status}[/]", str(r.pages or ""),
+            _short(shown(Path(r.path).name)), f"[{_STYLE.get(r.status, 'white')}]{r.status}[/]", str(r.pages or ""),
             *(str(rows.get(k, "")) for k in ("chunks", "sections", "tables", "images", "equations", "reference")),
             f"{r.seconds:.1f}" if r.seconds else "",
         )
@@ -37,7 +39,8 @@ def _short(name: str, width: int = 24) -> str:
 def _print_errors(results) -> None:
     for r in results:
         if r.error:
-            console.print(f"[{_STYLE.get(r.status, 'white')}]{Path(r.path).name}[/]: {r.error}", highlight=False)
+            console.print(f"[{_STYLE.get(r.status, 'white')}]{escape(shown(Path(r.path).name))}[/]: {escape(r.error)}",
+                          highlight=False)
 
 
 def _uses_flow(folder: Path, settings, *, force: bool, retry_failed: bool) -> bool:
@@ -104,8 +107,11 @@ def ingest(
     summaries and encode vectors for what changed. Exit 0 only when every file and stage succeeded, 1 otherwise."""
     from pipeline.ingest import unfinished_papers
 
+    from pipeline.ingest import ensure_writable
+
     stage_names = _stage_list(stages)
     settings = settings_for(data_dir, workers=workers, parse={"backend": backend} if backend else None)
+    ensure_writable(settings.data_dir)  # a read-only data dir is said at once, before Prefect starts
     if _uses_flow(folder, settings, force=force, retry_failed=retry_failed):
         from flows.runner import run_ingest
     else:
@@ -137,7 +143,7 @@ def ingest(
                           "earlier run (`paperbase status` lists them; --retry-failed parses failed ones again)")
         for r in unfinished:
             missing = ", ".join(f"{k} {v}" for k, v in r.stages.items() if v != "ok")
-            console.print(f"[yellow]{Path(r.path).name}[/]: not finished ({missing}); the next ingest resumes it",
+            console.print(f"[yellow]{escape(shown(Path(r.path).name))}[/]: not finished ({missing}); the next ingest resumes it",
                           highlight=False, soft_wrap=True)
     if problems or unfinished or not stages_ok:
         raise typer.Exit(1)
@@ -159,6 +165,7 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
         raise StoreMissing(f"no database at {settings.duckdb_path}; run `paperbase ingest DIR` first")
     records = store.ledger()
     states = paper_states(settings, {r.paper_id for r in records.values() if r.paper_id and r.status in ("ok", "partial")})
+    raster = _raster_tables(store)
     rows = []
     for r in records.values():
         state, error = r.status, r.error
@@ -166,16 +173,28 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
             state, error = "missing", f"file is gone (was {r.status}); `paperbase prune` forgets it"
         elif r.status == "ok" and r.paper_id in states and not states[r.paper_id].finished:
             state, error = "partial", states[r.paper_id].describe()
-        rows.append({"path": r.path, "paper_id": r.paper_id, "status": state, "error": error})
+        rows.append({"path": r.path, "paper_id": r.paper_id, "status": state, "error": error,
+                     "raster_tables": raster.get(r.paper_id, 0)})
     if as_json:
         print_jsonl(rows)
         return
     table = Table(title=f"{len(rows)} PDF(s) in {settings.duckdb_path}")
-    for col in ("path", "paper_id", "status", "error"):
+    for col in ("path", "paper_id", "status", "error", "notes"):
         table.add_column(col, overflow="fold")
     for row in rows:
-        table.add_row(row["path"], row["paper_id"] or "", f"[{_STYLE.get(row['status'], 'white')}]{row['status']}[/]", row["error"] or "")
+        notes = (f"{row['raster_tables']} table(s) printed as images: no cells extracted" if row["raster_tables"] else "")
+        table.add_row(escape(shown(row["path"])), row["paper_id"] or "", f"[{_STYLE.get(row['status'], 'white')}]{row['status']}[/]",
+                      escape(row["error"] or ""), notes)
     console.print(table)
+
+
+def _raster_tables(store) -> dict[str, int]:
+    """paper_id -> how many of its tables are stored with the raster flag (schemas/content_marks.py)."""
+    from schemas.content_marks import RASTER_ATTR
+
+    rows = store.query("SELECT CAST(ref_paper_id AS VARCHAR) AS pid, count(*) AS n FROM tables "
+                       "WHERE contains(table_content, ?) GROUP BY 1", [RASTER_ATTR])
+    return {r["pid"]: r["n"] for r in rows}
 
 
 @app.command()

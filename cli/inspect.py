@@ -104,9 +104,7 @@ def export(
         raise typer.BadParameter(f"--format must be md or json, not {format_!r}")
     _, reader = _reader(data_dir)
     with reader:
-        ids = resolve(reader, [paper])
-        if len(ids) > 1:
-            raise typer.BadParameter(f"{paper!r} matches {len(ids)} papers; give its id (`paperbase status` lists them)")
+        ids = resolve(reader, [paper], one_each=True)
         rows = load_paper(reader, ids[0])
     text = to_markdown(rows) if format_ == "md" else to_json(rows)
     if out is None:

@@ -20,10 +20,7 @@ CollectionOpt = Annotated[list[str] | None, typer.Option("--collection", "-c", h
 
 
 def _settings(data_dir, milvus_uri):
-    settings = settings_for(data_dir)
-    if milvus_uri:
-        settings.vectors.milvus_uri = milvus_uri
-    return settings
+    return settings_for(data_dir, vectors={"milvus_uri": milvus_uri} if milvus_uri else None)
 
 
 def _show(report, as_json: bool, progress=None) -> None:
@@ -45,7 +42,7 @@ def _show(report, as_json: bool, progress=None) -> None:
         times = progress.times_table() if progress is not None else None
         if times is not None:
             console.print(times)
-    if report.status == Status.FAILED:
+    if report.status not in (Status.OK, Status.UNCHANGED):  # any collection failed (partial), or all did
         raise typer.Exit(1)
 
 
@@ -94,12 +91,15 @@ def rebuild(
 
 @app.command()
 def check(data_dir: DataDir = None, milvus_uri: MilvusUri = None, collection: CollectionOpt = None,
+          sample: Annotated[int, typer.Option("--sample", min=0, help="Search-copy vectors compared with Milvus's per "
+                                              "shard, picked at random; 0 compares every one.")] = 64,
           as_json: JsonFlag = False) -> None:
-    """Compare, per paper and column, non-empty DuckDB cells with vectors in Milvus; exit 1 on mismatches."""
+    """Compare, per paper and column, non-empty DuckDB cells with vectors in Milvus, and the search copies with
+    Milvus (files, ids, vectors); exit 1 on mismatches."""
     from pipeline.vectors import check as do_check
 
     notes: list[str] = []
-    mismatches = do_check(_settings(data_dir, milvus_uri), collection or None, notes)
+    mismatches = do_check(_settings(data_dir, milvus_uri), collection or None, notes, sample=sample)
     for note in notes:  # hints, not failures (stderr: --json output stays the mismatches alone)
         console.print(f"note: {note}")
     if as_json:
@@ -128,31 +128,95 @@ def search(
         "encoded table. [default: chunks, whose cells cover every page's text at one granularity]")] = None,
     column: Annotated[str | None, typer.Option("--column", help="Search the cells of this column. [default: "
         "text_content with the default table]")] = None,
-    filter: Annotated[str | None, typer.Option("--filter", help="Milvus filter, e.g. pdf_id == '...'")] = None,  # noqa: A002
-    limit: Annotated[int, typer.Option("--limit", "-n")] = 5,
+    paper: Annotated[list[str] | None, typer.Option("--paper", "-p", help="Only this paper (repeatable): its id, "
+        "part of its title (every paper whose title holds it), or its PDF path.")] = None,
+    filter: Annotated[str | None, typer.Option("--filter", help="Milvus filter over the hit fields, e.g. "
+        "\"page_number <= 3\" (fields: pdf_id, page_number, table_name, column_name, primary_key).")] = None,  # noqa: A002
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1)] = 5,
+    full: Annotated[bool, typer.Option("--full", help="Print each hit's whole text, not the part around the query's "
+        "words.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Hybrid search (BM25 + dense text collections), or one collection; hits come back with their DuckDB text."""
+    """Hybrid search (BM25 + dense text collections), or one collection. Each hit shows its paper's title, its page
+    and section, its score (the header says what the score is) and its text as written."""
     import time
 
-    from pipeline.read import Reader
+    from pipeline.read import NotFound, Reader
+    from schemas.filters import FilterError, validate_filter
+
+    from cli.hits import describe, paper_filter, print_hits, score_meaning
 
     table, column = search_scope(table, column)
+    settings = _settings(data_dir, milvus_uri)
+    if collection is not None:
+        from schemas.vectorstore import collection as schema_collection
+
+        try:
+            schema_collection(collection)
+        except KeyError:
+            from schemas.vectorstore import collections
+
+            raise typer.BadParameter(f"no collection {collection!r}; the collections are "
+                                     f"{[c.name for c in collections()]}", param_hint="--collection") from None
+    try:  # a misspelt field is named here, before Milvus sees the filter
+        validate_filter(filter or "", collection or "text_bm25_en")
+    except FilterError as exc:
+        raise typer.BadParameter(f"{exc}", param_hint="--filter") from None
     started = time.monotonic()
-    with Reader(_settings(data_dir, milvus_uri)) as reader:
-        hits = reader.search(query, collection, table, column, filter, limit)
+    with Reader(settings) as reader:
+        expr = filter
+        if paper:
+            try:
+                expr = paper_filter(reader.resolve_papers(paper), filter)
+            except NotFound as exc:
+                raise typer.BadParameter(str(exc), param_hint="--paper") from None
+        hits = reader.search(query, collection, table, column, expr, limit)
+        described = describe(reader, hits)
+        held = reader.searched(collection) if not hits else None
         opened_here = bool(getattr(reader.client, "paperbase_lite_opened", False))
+        if collection is None:
+            from pipeline.vectors.search import hybrid_collections
+
+            legs = hybrid_collections(settings, reader.client)
     if opened_here and time.monotonic() - started > SLOW_OPEN_S:
         # this process loaded the embedded store itself; a long-lived holder would have answered from memory
         console.print(f"[dim]took {time.monotonic() - started:.1f} s: this search opened the Milvus Lite store itself. "
                       "Keep one loaded between searches with `paperbase mcp --transport http` (searches connect to it "
                       "automatically), or use a Milvus server (--milvus-uri; docs/scale.md).[/dim]")
+    if held is not None:
+        _no_hits(settings, held)
+    else:
+        _rebuilding_note(settings, collection)
     if as_json:
-        print_jsonl(h.__dict__ for h in hits)
+        print_jsonl(d.to_json() for d in described)
         return
-    for h in hits:
-        snippet = (h.text or str(h.bbox or "")).replace("\n", " ")[:160]
-        console.print(f"{h.score:.4f} {h.table_name}.{h.column_name} p{h.page_number} {h.pdf_id}\n    {snippet}")
+    hybrid = settings.vectors.hybrid
+    weights = {} if collection is not None else {name: hybrid.weight(name) for name in legs}
+    print_hits(console, query, described, score_meaning(collection, hybrid.method, weights), full=full)
+
+
+def _rebuilding_note(settings, collection: str | None) -> None:
+    """Hits found while a rebuild re-encodes a searched collection may lack papers it has not reached yet: say so."""
+    from pipeline.vectors.rebuilding import rebuilding
+
+    info = rebuilding(settings)
+    if info and (collection is None or collection in info.get("collections", [])):
+        console.print(f"note: {', '.join(info['collections'])} being rebuilt by process {info['pid']}: hits may lack "
+                      "papers it has not re-encoded yet", highlight=False)
+
+
+def _no_hits(settings, held: dict[str, int]) -> None:
+    """Say why a search found nothing: an empty index (exit 1: nothing was searched) or no match (exit 0)."""
+    from pipeline.vectors.rebuilding import describe
+
+    busy = [m for m in (describe(settings, n) for n in held) if m]
+    if not any(held.values()):
+        names = ", ".join(held) or "no text collection"
+        why = "; ".join(busy) if busy else "run `paperbase encode` (or `paperbase ingest`) first"
+        console.print(f"[red]error:[/] the index searched is empty: {names} hold(s) no vectors; {why}", highlight=False)
+        raise typer.Exit(1)
+    console.print(f"no hits; the index searched holds {sum(held.values()):,} vectors ({', '.join(held)})"
+                  + (f"; {'; '.join(busy)}" if busy else ""), highlight=False)
 
 
 DEFAULT_SCOPE = ("chunks", "text_content")

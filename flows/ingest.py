@@ -15,7 +15,7 @@ from flows.tasks import encode_stage, ingest_pdf, summarize_stage
 from pipeline.config import Settings, load_settings
 from pipeline.ingest import FileResult, Task, ingest, scan
 from pipeline.stages import STAGES, StageFn
-from pipeline.workers import ParserPool
+from pipeline.workers import STOP, ParserPool
 
 # Progress callbacks of the in-process caller (the CLI's progress bar); flow parameters must stay JSON.
 _on_start: Callable[[int], None] | None = None
@@ -32,10 +32,12 @@ def listening(on_start: Callable[[int], None] | None, on_result: Callable[[FileR
         _on_start = _on_result = None
 
 
-def _settings(data_dir: str | None, workers: int | None) -> Settings:
-    # Only data_dir and workers travel as parameters: the rest comes from env/TOML where the run executes, so
-    # secrets (e.g. a summarizer API key) never land in Prefect's database.
-    return load_settings(data_dir=Path(data_dir) if data_dir else None, workers=workers)
+def _settings(data_dir: str | None, workers: int | None, overrides: dict | None = None) -> Settings:
+    # The caller's explicit overrides (CLI flags: `Settings.overrides`) travel as a parameter and go on top of the
+    # env/TOML where the run executes, so the run uses the settings the command was given; secrets are never among
+    # them (they come from the environment here), so none lands in Prefect's database.
+    return load_settings(**{**(overrides or {}), "data_dir": Path(data_dir) if data_dir else None,
+                            "workers": workers if workers is not None else (overrides or {}).get("workers")})
 
 
 def _as_tasks(settings: Settings, parser: ParserPool):
@@ -43,8 +45,18 @@ def _as_tasks(settings: Settings, parser: ParserPool):
     yields its exception; the runner reports it without recording it, so the next run tries the file again)."""
     def run(step, tasks: list[Task]):
         futures = {ingest_pdf.submit(work, settings, parser): work for work in tasks}
-        for fut in as_completed(list(futures)):
-            yield futures[fut], fut.result(raise_on_failure=False)
+        finished = False
+        try:
+            for fut in as_completed(list(futures)):
+                yield futures[fut], fut.result(raise_on_failure=False)
+            finished = True
+        finally:  # interrupted (Ctrl-C, SIGTERM): files not started are dropped, the ones in flight finish
+            if not finished:
+                STOP.set()  # task threads already waiting for a parser slot give up instead of parsing
+            for fut in futures:
+                wrapped = getattr(fut, "wrapped_future", None)
+                if wrapped is not None:
+                    wrapped.cancel()
 
     return run
 
@@ -72,17 +84,18 @@ def ingest_paths(paths: list[Path], settings: Settings, *, force: bool = False, 
 
 @flow(name="ingest-folder", flow_run_name="ingest {folder}", log_prints=True)
 def ingest_folder(folder: str, data_dir: str | None = None, force: bool = False, retry_failed: bool = False,
-                  workers: int | None = None, stages: list[str] | None = None) -> dict:
-    """Parse and store every new or changed PDF under `folder`, then summarize and encode what changed."""
-    settings = _settings(data_dir, workers)
+                  workers: int | None = None, stages: list[str] | None = None, overrides: dict | None = None) -> dict:
+    """Parse and store every new or changed PDF under `folder`, then summarize and encode what changed, with the
+    settings of `data_dir` (env, TOML) under the caller's `overrides`."""
+    settings = _settings(data_dir, workers, overrides)
     return ingest_paths(scan(Path(folder)), settings, force=force, retry_failed=retry_failed, stages=stages)
 
 
 @flow(name="watch-folders", log_prints=True)
 def watch_folders(folders: list[str], data_dir: str | None = None, workers: int | None = None,
-                  stages: list[str] | None = None) -> dict:
+                  stages: list[str] | None = None, overrides: dict | None = None) -> dict:
     """Scheduled ingestion: pick up new or changed PDFs in the watched folders (a missing folder is skipped)."""
-    settings = _settings(data_dir, workers)
+    settings = _settings(data_dir, workers, overrides)
     paths: set[Path] = set()
     for folder in folders:
         if Path(folder).exists():

@@ -1,10 +1,12 @@
 """What the CLI calls to run the flows: `paperbase ingest` as one flow run, `paperbase serve` as deployments."""
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import sys
 from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 
 from flows.env import ensure_api
@@ -24,6 +26,29 @@ def stages_from_env(default: list[str] | None) -> list[str] | None:
     return [s.strip() for s in raw.split(",") if s.strip() and s.strip().lower() != "none"]
 
 
+class _NoTraceback(logging.Filter):
+    """Prefect logs a flow or task run that raised with its traceback; the exception reaches the CLI anyway, which
+    says it in one line and keeps the traceback in paperbase.log. So on the screen the record keeps its message and
+    loses the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info, record.exc_text = None, None
+        return True
+
+
+@contextmanager
+def _tracebacks_to_the_log():
+    names = ("prefect.flow_runs", "prefect.task_runs", "prefect.flow_engine", "prefect.task_engine")
+    quiet = _NoTraceback()
+    for name in names:
+        logging.getLogger(name).addFilter(quiet)
+    try:
+        yield
+    finally:
+        for name in names:
+            logging.getLogger(name).removeFilter(quiet)
+
+
 def run_ingest(folder: Path, settings: Settings, *, force: bool = False, retry_failed: bool = False,
                on_start: Callable[[int], None] | None = None,
                on_result: Callable[[FileResult], None] | None = None,
@@ -32,10 +57,11 @@ def run_ingest(folder: Path, settings: Settings, *, force: bool = False, retry_f
     from flows.ingest import ingest_folder, listening
 
     ensure_api()
-    with listening(on_start, on_result):
+    with listening(on_start, on_result), _tracebacks_to_the_log():
         out = ingest_folder(str(Path(folder).resolve()), data_dir=str(settings.data_dir.resolve()), force=force,
                             retry_failed=retry_failed, workers=settings.workers,
-                            stages=stages if stages is not None else stages_from_env(None))
+                            stages=stages if stages is not None else stages_from_env(None),
+                            overrides=settings.overrides)
     files = [FileResult(**{**r, "status": Status(r["status"])}) for r in out["files"]]
     return IngestReport(results=files, seconds=out["seconds"], stages=out.get("stages") or {})
 
@@ -55,7 +81,7 @@ def serve(folders: list[Path], settings: Settings, *, cron: str | None = None, i
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     data_dir = str(settings.data_dir.resolve())
     params = {"folders": [str(Path(f).resolve()) for f in folders], "data_dir": data_dir,
-              "workers": settings.workers, "stages": stages_from_env(None)}
+              "workers": settings.workers, "stages": stages_from_env(None), "overrides": settings.overrides}
     with prefect_api(settings.data_dir, port) as url:
         print(f"Prefect API {url} (UI: {url.removesuffix('/api')})", file=sys.stderr, flush=True)
         watch = watch_folders.to_deployment(name=f"{name}-watch", cron=cron, interval=interval, parameters=params,

@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
 from pipeline.parse import ParseOptions
@@ -31,6 +31,17 @@ def _toml_path() -> Path:
     return Path(os.environ.get(CONFIG_ENV, "paperbase.toml"))
 
 
+class ReadSettings(BaseModel):
+    """Limits of the guarded SQL connection (`pipeline.read.Reader`: SQL written by a model or a user)."""
+
+    model_config = {"extra": "forbid"}
+
+    sql_memory_limit: str = Field("1GB", pattern=r"^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$",
+                                  description="Memory one query may use (DuckDB units, e.g. 512MB, 2GB); nothing spills "
+                                  "to disk, so past it the query stops with an [Error].")
+    sql_threads: int = Field(2, ge=1, le=64, description="Threads one query may use.")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PAPERBASE_", env_nested_delimiter="__", extra="forbid")
 
@@ -39,6 +50,16 @@ class Settings(BaseSettings):
     parse: ParseOptions = Field(default_factory=ParseOptions)
     vectors: VectorSettings = Field(default_factory=VectorSettings)
     summarize: SummarizeSettings = Field(default_factory=SummarizeSettings)
+    read: ReadSettings = Field(default_factory=ReadSettings)
+    _overrides: dict = PrivateAttr(default_factory=dict)
+
+    @property
+    def overrides(self) -> dict[str, Any]:
+        """The explicit overrides these settings were loaded with (CLI flags), as JSON-ready data without the data
+        dir: what a runner in another context (a Prefect flow run, a served deployment) passes on so that it loads
+        the same effective settings there (`load_settings(data_dir=..., **settings.overrides)`). Secret values are
+        left out: they come from the environment where the run executes, never through Prefect's database."""
+        return _plain({k: v for k, v in self._overrides.items() if k != "data_dir"}, type(self))
 
     @field_validator("data_dir")
     @classmethod
@@ -82,12 +103,37 @@ def load_settings(**overrides: Any) -> Settings:
     path = _toml_path()
     if CONFIG_ENV in os.environ and not path.is_file():
         raise ConfigError(f"{CONFIG_ENV} names {path}, which does not exist (or is not a file)")
+    given = {k: v for k, v in overrides.items() if v is not None}
     try:
-        return Settings(**{k: v for k, v in overrides.items() if v is not None})
+        settings = Settings(**given)
+        settings._overrides = given
+        return settings
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     except ValidationError as exc:
         raise ConfigError(describe(exc, path if path.is_file() else None)) from None
+
+
+def _plain(value: Any, model: type[BaseModel] | None = None) -> Any:
+    """JSON-ready copy of override values: models as their set fields, paths as text, secret fields (typed
+    SecretStr in the settings models, however the value was given) dropped."""
+    if isinstance(value, BaseModel):
+        model, value = type(value), value.model_dump(exclude_unset=True)
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            field = model.model_fields.get(k) if model else None
+            annotation = field.annotation if field else None
+            if isinstance(v, SecretStr) or "SecretStr" in str(annotation):
+                continue
+            sub = annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+            out[k] = _plain(v, sub)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Path):
+        return str(value)
+    return value
 
 
 def describe(exc: ValidationError, path: Path | None) -> str:

@@ -5,6 +5,7 @@ Bounding boxes are always `(x0, y0, w, h)` in PDF points with a top-left origin.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from pipeline.ids import paper_id
@@ -42,7 +43,11 @@ class Page:
     number: int  # from 1
     width: float
     height: float
-    text: str
+    text: str  # the page's text: paragraphs separated by a blank line (after the core's normalisation)
+    # what chunks are cut from: the text without figure-internal text (tick labels, legends), margin stamps and
+    # display equations (each replaced by a placeholder paragraph, see pipeline/parse/equation_marks.py); None
+    # when the backend does not tell them apart (chunks are then cut from `text`). Not stored.
+    prose: str | None = None
 
 
 @dataclass
@@ -106,6 +111,7 @@ class ParsedPaper:
     references: list[Reference] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # per-view failures that did not stop the parse
     timings: dict[str, float] = field(default_factory=dict)  # seconds per view
+    text_stats: Counter[str] = field(default_factory=Counter)  # rewrites of the core's normalisation (normalize.py)
 
     @property
     def paper_id(self) -> str:

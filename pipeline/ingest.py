@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import stat
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -23,9 +24,10 @@ from pipeline import pending, stages as downstream
 from pipeline.config import Settings
 from pipeline.document import ParsedPaper
 from pipeline.locks import writer_lock
+from pipeline.paths import from_db, to_db
 from pipeline.results import RetryableError, StageResult, Status
 from pipeline.store import FileRecord, Store
-from pipeline.workers import Outcome, ParserPool, parse_one
+from pipeline.workers import STOP, Outcome, ParserPool, parse_one
 
 
 @dataclass(kw_only=True)
@@ -40,6 +42,7 @@ class FileResult(StageResult):
     pages: int = 0
     previous: Status | None = None  # for a skipped (unchanged) file: the status its last parse left
     stages: dict[str, str] = field(default_factory=dict)  # the paper's downstream state after the run (summaries, vectors)
+    _ledger: FileRecord | None = field(default=None, repr=False)  # what the runner records for a file plan refused
 
     @property
     def problem(self) -> bool:
@@ -73,20 +76,29 @@ class Task:
 
 
 def scan(folder: Path) -> list[Path]:
-    """PDF files under folder (recursively, case-insensitive extension), sorted for stable order. Links that lead
-    nowhere (a missing target or a loop) are kept, unresolved, so that `plan` reports them per file."""
+    """PDF files under folder (recursively, case-insensitive extension, links to folders not followed), sorted for a
+    stable order. Everything `plan` must report per path is kept too: links that lead nowhere (a missing target or a
+    loop, unresolved), entries named .pdf that are no regular file (a FIFO, a device, a folder), and subfolders that
+    could not be listed (permissions): a folder is never skipped without a word."""
     folder = Path(folder)
-    if folder.is_file():
-        return [folder.resolve()]
-    found = []
-    for p in folder.rglob("*"):
-        if p.suffix.lower() != ".pdf":
-            continue
-        if p.is_symlink() and not p.exists():  # exists() follows the link: False for a dangling one or a loop
-            found.append(p.absolute())
-        elif p.is_file():
-            found.append(p.resolve())
-    return sorted(found)
+    if not folder.is_dir():
+        return [folder.absolute() if folder.is_symlink() and not folder.exists() else folder.resolve()]
+    found: list[Path] = []
+
+    def unreadable(exc: OSError) -> None:
+        if exc.filename:
+            found.append(Path(exc.filename).absolute())
+
+    for root, _dirs, files in os.walk(folder, onerror=unreadable):
+        for name in files:
+            if not name.lower().endswith(".pdf"):
+                continue
+            p = Path(root, name)
+            if p.is_file():
+                found.append(p.resolve())
+            else:  # a broken link, a FIFO, a socket, a device: plan says which
+                found.append(p.absolute())
+    return sorted(set(found))
 
 
 def _link_problem(path: Path) -> str | None:
@@ -120,33 +132,101 @@ def plan(store: Store, paths: Iterable[Path], *, force: bool = False, retry_fail
     todo: list[Task] = []
     unchanged: list[FileResult] = []
     for path in paths:
-        problem = _link_problem(path)
-        if problem:
-            unchanged.append(FileResult(path=str(path), status=Status.FAILED, error=problem))
-            continue
-        st = path.stat()
-        prev = known.get(str(path))
-        settled = prev is not None and (prev.status in (Status.OK, Status.PARTIAL) or not retry_failed)
-        if prev is not None and prev.status == Status.DUPLICATE and not _owner_exists(known, prev):
-            settled = False  # the copy it duplicated is gone: this file now stands for the paper
-        if prev and not force and settled and prev.size == st.st_size and prev.mtime_ns == st.st_mtime_ns:
-            unchanged.append(_unchanged(path, prev))
-            continue
-        digest = sha256_file(path)
-        if prev and not force and settled and prev.sha256 == digest:
-            prev.mtime_ns, prev.size = st.st_mtime_ns, st.st_size
-            store.record(prev)
-            unchanged.append(_unchanged(path, prev))
-            continue
-        moved = None if force else _vanished_original(known, path, digest, prev)
-        if moved is not None:
-            with writer_lock(store.path.parent, store.lock_timeout):
-                store.move_path(moved.path, str(path), size=st.st_size, mtime_ns=st.st_mtime_ns)
-            unchanged.append(FileResult(path=str(path), status=Status.SKIPPED, paper_id=moved.paper_id,
-                                        previous=Status(moved.status), error=f"moved from {moved.path}; not parsed again"))
-            continue
-        todo.append(Task(path, digest, st.st_size, st.st_mtime_ns, prev))
+        try:
+            refused = _refused(path, known.get(str(path)))
+            if refused is None:
+                _plan_one(store, known, path, todo, unchanged, force=force, retry_failed=retry_failed)
+        except FileNotFoundError:  # gone between the scan and now: nothing to record, the next run will not see it
+            refused = FileResult(path=str(path), status=Status.FAILED, error="vanished while it was being read")
+        except OSError as exc:  # unreadable (permissions, an I/O error): its reason in the ledger, the folder goes on
+            refused = _unreadable(path, exc, known.get(str(path)))
+        if refused is not None:
+            unchanged.append(refused)
     return todo, unchanged
+
+
+def _refused(path: Path, prev: FileRecord | None) -> FileResult | None:
+    """The result for a path that is no readable regular file (a broken link, a FIFO or device, a folder that could
+    not be listed), else None. Links are reported, not recorded; special files are recorded so `status` lists them."""
+    problem = _link_problem(path)
+    if problem:
+        return FileResult(path=str(path), status=Status.FAILED, error=problem)
+    st = path.stat()
+    if stat.S_ISDIR(st.st_mode) and not path.name.lower().endswith(".pdf"):
+        try:
+            next(os.scandir(path), None)
+            reason = "folder skipped: it could not be listed"
+        except OSError as exc:
+            reason = f"folder skipped: {exc.strerror or exc}"
+        return FileResult(path=str(path), status=Status.FAILED, error=reason)
+    if stat.S_ISREG(st.st_mode):
+        return None
+    kind = next((k for test, k in _KINDS if test(st.st_mode)), "not a regular file")
+    record = FileRecord(path=str(path), size=st.st_size, mtime_ns=st.st_mtime_ns, status=Status.FAILED,
+                        error=f"not a PDF file: {kind}", paper_id=prev.paper_id if prev else None)
+    return FileResult(path=str(path), status=Status.FAILED, error=record.error, _ledger=_news(record, prev))
+
+
+def _news(record: FileRecord, prev: FileRecord | None) -> FileRecord | None:
+    """`record` when the ledger does not say this already (a later run writes nothing for the same refusal)."""
+    same = prev is not None and (prev.status, prev.error, prev.size, prev.mtime_ns, prev.sha256) == (
+        record.status, record.error, record.size, record.mtime_ns, record.sha256)
+    return None if same else record
+
+
+_KINDS = [(stat.S_ISDIR, "a folder named .pdf"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")]
+
+
+def _unreadable(path: Path, exc: OSError, prev: FileRecord | None) -> FileResult:
+    """A file that exists but cannot be read: recorded failed, without a digest, so every later run tries it again
+    (an open that fails costs nothing) and reads it once it can."""
+    try:
+        st = path.stat()
+        size, mtime = st.st_size, st.st_mtime_ns
+    except OSError:
+        size = mtime = None
+    reason = f"unreadable: {exc.strerror or exc}"
+    if prev is not None and prev.status in (Status.OK, Status.PARTIAL):
+        reason += " (rows of the previous version kept)"
+    record = FileRecord(path=str(path), size=size, mtime_ns=mtime, status=Status.FAILED, error=reason,
+                        paper_id=prev.paper_id if prev else None)
+    return FileResult(path=str(path), status=Status.FAILED, paper_id=record.paper_id, error=reason,
+                      _ledger=_news(record, prev))
+
+
+RETRIED = "transient: "  # a failure recorded with this prefix (a full disk) is tried again by the next run
+
+
+def _plan_one(store: Store, known: dict[str, FileRecord], path: Path, todo: list[Task], unchanged: list[FileResult],
+              *, force: bool, retry_failed: bool) -> None:
+    st = path.stat()
+    prev = known.get(str(path))
+    if prev is not None and prev.status == Status.FAILED and (not prev.sha256 or (prev.error or "").startswith(RETRIED)):
+        prev = None if not prev.sha256 else prev  # never read, or failed for a passing reason: tried again
+        retry = True
+    else:
+        retry = False
+    settled = prev is not None and not retry and (prev.status in (Status.OK, Status.PARTIAL) or not retry_failed)
+    if prev is not None and prev.status == Status.DUPLICATE and not _owner_exists(known, prev):
+        settled = False  # the copy it duplicated is gone: this file now stands for the paper
+    if prev and not force and settled and prev.size == st.st_size and prev.mtime_ns == st.st_mtime_ns:
+        unchanged.append(_unchanged(path, prev))
+        return
+    digest = sha256_file(path)
+    if prev and not force and settled and prev.sha256 == digest:
+        prev.mtime_ns, prev.size = st.st_mtime_ns, st.st_size
+        store.record(prev)
+        unchanged.append(_unchanged(path, prev))
+        return
+    moved = None if force else _vanished_original(known, path, digest, prev)
+    if moved is not None:
+        with writer_lock(store.path.parent, store.lock_timeout):
+            store.move_path(moved.path, str(path), size=st.st_size, mtime_ns=st.st_mtime_ns)
+        unchanged.append(FileResult(path=str(path), status=Status.SKIPPED, paper_id=moved.paper_id,
+                                    previous=Status(moved.status), error=f"moved from {moved.path}; not parsed again"))
+        return
+    todo.append(Task(path, digest, st.st_size, st.st_mtime_ns, known.get(str(path))))
 
 
 def _unchanged(path: Path, prev: FileRecord) -> FileResult:
@@ -178,17 +258,22 @@ def _vanished_original(known: dict[str, FileRecord], path: Path, digest: str, pr
 
 
 def _ledger_rows(store: Store, where: str, params: list) -> list[dict]:
+    """Ledger rows by a condition; `path` parameters and results are file paths (stored by pipeline.paths)."""
     if not store.exists():
         return []
     try:
-        return store.query(f"SELECT path, sha256, paper_id, status, error, updated_at FROM ledger.files WHERE {where}", params)
+        rows = store.query(f"SELECT path, sha256, paper_id, status, error, updated_at FROM ledger.files WHERE {where}",
+                           [to_db(p) if isinstance(p, Path) else p for p in params])
     except duckdb.CatalogException:  # no ledger yet
         return []
+    for row in rows:
+        row["path"] = from_db(row["path"])
+    return rows
 
 
 def _handled_elsewhere(store: Store, task: Task) -> dict | None:
     """The ledger row when another process stored this very version of the file after `task` was planned."""
-    rows = _ledger_rows(store, "path = ?", [str(task.path)])
+    rows = _ledger_rows(store, "path = ?", [task.path])
     if not rows or rows[0]["sha256"] != task.sha256:
         return None
     prev = task.previous
@@ -205,7 +290,8 @@ def still_needed(store: Store, task: Task) -> bool:
 
 def _owner(store: Store, paper_id: str, path: str) -> str | None:
     """Another existing path that already holds this paper's rows, according to the ledger now."""
-    rows = _ledger_rows(store, "paper_id = ? AND path <> ? AND status IN ('ok', 'partial') ORDER BY path", [paper_id, path])
+    rows = _ledger_rows(store, "paper_id = ? AND path <> ? AND status IN ('ok', 'partial') ORDER BY path",
+                        [paper_id, Path(path)])
     return next((r["path"] for r in rows if Path(r["path"]).exists()), None)
 
 
@@ -259,9 +345,74 @@ def ingest_file(task: Task, settings: Settings, parser: ParserPool) -> FileResul
         return FileResult(path=str(task.path), status=Status.SKIPPED,
                           paper_id=task.previous.paper_id if task.previous else None)
     outcome = parser.parse(str(task.path))
-    if outcome[0] is not None:  # marked before the write: a crash right after it still leaves the paper pending
-        pending.add(settings.data_dir, [outcome[0].paper_id])
-    return store_result(store, task, outcome, backend=settings.parse.backend)
+    try:
+        if outcome[0] is not None:  # marked before the write: a crash right after it still leaves the paper pending
+            pending.add(settings.data_dir, [outcome[0].paper_id])
+        return store_result(store, task, outcome, backend=settings.parse.backend)
+    except Exception as exc:
+        if not no_space(exc):
+            raise
+        return _out_of_space(store, task, exc, settings.parse.backend)
+
+
+def no_space(exc: BaseException) -> bool:
+    """The disk (or quota) is full: DuckDB says so in its message, the OS by errno."""
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    return "No space left on device" in str(exc) or "Disk quota exceeded" in str(exc)
+
+
+def _out_of_space(store: Store, task: Task, exc: BaseException, backend: str) -> FileResult:
+    """A file whose rows did not fit on the disk: the transaction rolled back (nothing partial), and the ledger
+    records it failed for that passing reason, so `status` lists it and the next ingest tries it again. When even that
+    small write does not fit, the result still says why (and the file, unrecorded, is new to the next run)."""
+    prev = task.previous
+    error = f"{RETRIED}no space left on device while storing it; the next ingest tries again"
+    if prev is not None and prev.status in (Status.OK, Status.PARTIAL):
+        error += " (rows of the previous version kept)"
+    record = FileRecord(path=str(task.path), sha256=task.sha256, size=task.size, mtime_ns=task.mtime_ns,
+                        status=Status.FAILED, error=error, backend=backend, paper_id=prev.paper_id if prev else None)
+    for attempt in range(2):
+        try:
+            with writer_lock(store.path.parent, store.lock_timeout):
+                store.record(record)
+            break
+        except Exception:  # noqa: BLE001 - the disk is still full: free the reserve once, then give up
+            if attempt or not _release_reserve(store.path.parent):
+                error += " (not recorded: the disk is still full)"
+                break
+    return FileResult(path=str(task.path), status=Status.FAILED, paper_id=record.paper_id, error=error)
+
+
+RESERVE = ".paperbase-reserve"
+RESERVE_BYTES = 2 << 20
+
+
+def _keep_reserve(data_dir: Path) -> None:
+    """A few MB held in the data dir while there is room, given up when the disk fills so that the ledger can still
+    record which files did not fit (`status` lists them); made again by a later run once there is space."""
+    path = Path(data_dir) / RESERVE
+    try:
+        if path.stat().st_size >= RESERVE_BYTES:
+            return
+    except FileNotFoundError:
+        pass
+    try:
+        st = os.statvfs(data_dir)
+        if st.f_bavail * st.f_frsize < 10 * RESERVE_BYTES:  # too little room to set any aside
+            return
+        with open(path, "wb") as fh:
+            fh.write(b"\0" * RESERVE_BYTES)
+    except OSError:
+        path.unlink(missing_ok=True)
+
+
+def _release_reserve(data_dir: Path) -> bool:
+    try:
+        (Path(data_dir) / RESERVE).unlink()
+        return True
+    except OSError:
+        return False
 
 
 def unfinished(task: Task, exc: BaseException) -> FileResult:
@@ -296,6 +447,19 @@ def threaded(workers: int) -> Executor:
     return run
 
 
+def ensure_writable(data_dir: Path) -> None:
+    """Raise the OSError (read-only file system, permission denied, no space) that writing to the data dir would
+    meet, before any work: made and removed a probe file, which is what the store will do."""
+    data_dir = Path(data_dir)
+    probe = data_dir / f".paperbase-probe-{os.getpid()}"
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:  # named after the data dir, not the probe
+        raise type(exc)(exc.errno, exc.strerror, str(data_dir)) from None
+
+
 def ingest(
     folder: Path | list[Path],
     settings: Settings,
@@ -312,11 +476,20 @@ def ingest(
     """Parse and store every new or changed PDF under `folder` (or in a list of paths), then run the downstream
     `stages` (None or []: none) for every pending paper."""
     t0 = time.perf_counter()
+    STOP.clear()  # a long-lived process (serve) runs again after an interrupted run
+    ensure_writable(settings.data_dir)
+    _keep_reserve(settings.data_dir)
     store = Store(settings.duckdb_path)
     if not store.exists():
         store.init()
     paths = scan(folder) if isinstance(folder, (str, Path)) else list(folder)
     tasks, unchanged = plan(store, paths, force=force, retry_failed=retry_failed)
+    refused = [r._ledger for r in unchanged if r._ledger is not None]
+    if refused:  # unreadable and special files: their reason in the ledger, so `status` lists them
+        store.init()
+        with writer_lock(store.path.parent, store.lock_timeout):
+            for record in refused:
+                store.record(record)
     report = IngestReport(results=list(unchanged))
     if on_start:
         on_start(len(tasks))

@@ -28,6 +28,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -46,6 +47,21 @@ GUARDED_CONFIG = {"enable_external_access": False, "autoinstall_known_extensions
                   "autoload_known_extensions": False, "lock_configuration": True}
 
 
+def pdf_file(stored_path: str) -> Path:
+    """The file a `metadata.pdf_path` value names (a name that is not valid UTF-8 is stored escaped:
+    pipeline/paths.py)."""
+    from pipeline.paths import from_db
+
+    return Path(from_db(stored_path))
+
+
+def open_pdf(path: str | Path):
+    """A PyMuPDF document for a PDF path of any name (MuPDF itself takes UTF-8 names only)."""
+    from pipeline.render import open_pdf as _open
+
+    return _open(path)
+
+
 class ReadError(Exception):
     """A read that cannot be answered; the message is one line, fit for a user or a model."""
 
@@ -56,6 +72,10 @@ class QueryRefused(ReadError):
 
 class QueryTimeout(ReadError):
     """The query ran past its time limit and was interrupted."""
+
+
+class QueryTooLarge(ReadError):
+    """The query needed more memory than the guarded connection allows (`read.sql_memory_limit`)."""
 
 
 class QueryFailed(ReadError):
@@ -137,9 +157,16 @@ class Reader:
             if self._con is not None and writer_waiting(path).exists():
                 self._drop_connection()
             if self._con is None:
-                self._con = connect(path, read_only=True, config=GUARDED_CONFIG)
+                self._con = connect(path, read_only=True, config=self._guarded_config())
                 self._watch()
             yield self._con
+
+    def _guarded_config(self) -> dict:
+        """GUARDED_CONFIG plus the configured memory and thread caps (`[read]`); nothing spills to a temporary
+        directory, so a query that needs more memory stops instead of filling the disk."""
+        limits = self.settings.read
+        return {**GUARDED_CONFIG, "memory_limit": limits.sql_memory_limit, "threads": limits.sql_threads,
+                "temp_directory": ""}
 
     def _drop_connection(self) -> None:
         self._cache.clear()  # a writer may change statistics and texts once we let go
@@ -186,6 +213,10 @@ class Reader:
                 rows = cur.fetchmany(cap + 1)
             except duckdb.InterruptException:
                 raise QueryTimeout(f"the query ran longer than {timeout_s or self.sql_timeout_s:g} s and was stopped") from None
+            except duckdb.OutOfMemoryException:
+                raise QueryTooLarge(f"the query needed more memory than the {self.settings.read.sql_memory_limit} a "
+                                    "query may use (read.sql_memory_limit) and was stopped; select fewer rows or "
+                                    "columns, or aggregate first") from None
             except duckdb.PermissionException as exc:
                 raise QueryRefused(_one_line(exc)) from None
             except duckdb.Error as exc:
@@ -198,6 +229,29 @@ class Reader:
         """Every stored paper: id, title, venue, year, pages."""
         return self.sql("SELECT CAST(paper_id AS VARCHAR) AS paper_id, title, conference_abbreviation, pub_year, "
                         "num_pages FROM metadata ORDER BY title").records()
+
+    def resolve_papers(self, names: list[str], *, one_each: bool = False) -> list[str]:
+        """Paper ids for names a person gives (every paper, in title order, when `names` is empty). A name is a paper
+        id (or its first 8+ characters), a path of a PDF (the stored path, or a file with the same bytes as a stored
+        one), or part of a title (ignoring case and accents; several papers when several titles hold it). Raises NotFound
+        for a name that matches nothing, and with `one_each` for one that matches several (naming them)."""
+        papers = self.sql("SELECT CAST(paper_id AS VARCHAR), title, pdf_path FROM metadata ORDER BY title",
+                          max_rows=10_000_000).rows
+        if not names:
+            return [p[0] for p in papers]
+        chosen: list[str] = []
+        for name in names:
+            hits = _paper_matches(self, papers, name.strip())
+            if not hits:
+                raise NotFound(f"no stored paper matches {name!r} (give a paper id, a PDF path or part of a title; "
+                               "`paperbase status` lists them)")
+            if one_each and len(hits) > 1:
+                titles = {p[0]: p[1] for p in papers}
+                listed = "; ".join(f"{h} {titles[h] or '(no title)'!r}" for h in hits[:5])
+                raise NotFound(f"{name!r} matches {len(hits)} papers ({listed}{'; ...' if len(hits) > 5 else ''}); "
+                               "give more of the title, or an id")
+            chosen += [h for h in hits if h not in chosen]
+        return chosen
 
     # ---- vectors -----------------------------------------------------------------------------------------
 
@@ -257,6 +311,15 @@ class Reader:
         """`search` with no collection: BM25 fused with the dense text collections."""
         return self.search(query, None, table_name, column_name, filter, limit)
 
+    def searched(self, collection: str | None = None) -> dict[str, int]:
+        """The collections a `search` with this `collection` (None: hybrid) covers, with how many vectors each holds:
+        all zero (or none at all) means the index searched is empty, not that nothing matched."""
+        from pipeline.vectors.search import hybrid_collections
+
+        names = [collection] if collection else hybrid_collections(self.settings, self.client)
+        existing = milvus.existing(self.client, names)
+        return {n: milvus.count_rows(self.client, n) if n in existing else 0 for n in names}
+
     def collections(self) -> list[str]:
         """Collections that exist in Milvus, in schema order."""
         from schemas.vectorstore import collections
@@ -302,5 +365,44 @@ class Reader:
         return render_prompt(self.collections())
 
 
-__all__ = ["Reader", "SqlResult", "Hit", "ReadError", "QueryRefused", "QueryTimeout", "QueryFailed", "NotFound",
-           "check_read_only", "READ_STATEMENTS"]
+def _paper_matches(reader: Reader, papers: list[tuple], name: str) -> list[str]:
+    """Ids for one name (see `Reader.resolve_papers`): an exact id, else a PDF path, else an id prefix, else titles."""
+    from pathlib import Path
+
+    key = name.lower()
+    if any(p[0] == key for p in papers):
+        return [key]
+    path = Path(name).expanduser()
+    if name and path.is_file():
+        real = str(path.resolve())
+        hits = [p[0] for p in papers if p[2] and str(pdf_file(p[2]).expanduser().resolve()) == real]
+        if hits:
+            return hits
+        import hashlib
+
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        try:  # a copy of a stored PDF, elsewhere: the same bytes, by the ledger's checksum
+            rows = reader.sql("SELECT DISTINCT CAST(paper_id AS VARCHAR) FROM ledger.files WHERE sha256 = ? AND "
+                              "paper_id IS NOT NULL", [digest]).rows
+        except ReadError:  # a store without a ledger (built by hand)
+            rows = []
+        known = {p[0] for p in papers}
+        return [r[0] for r in rows if r[0] in known]
+    if len(key) >= 8 and all(c in "0123456789abcdef-" for c in key):
+        hits = [p[0] for p in papers if p[0].startswith(key)]
+        if hits:
+            return hits
+    fragment = _folded(name)
+    return [p[0] for p in papers if fragment and fragment in _folded(p[1] or "")]
+
+
+def _folded(text: str) -> str:
+    """Text compared as people type it: accents dropped ("Nyström" holds "nystrom"), case folded, blanks single."""
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
+__all__ = ["Reader", "SqlResult", "Hit", "ReadError", "QueryRefused", "QueryTimeout", "QueryTooLarge", "QueryFailed",
+           "NotFound", "check_read_only", "READ_STATEMENTS"]

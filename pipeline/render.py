@@ -4,13 +4,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from pipeline.paths import from_db, undecodable
+
+
+def open_pdf(pdf_path: str | Path):
+    """A PDF by its stored path (metadata.pdf_path) or a file path, whatever its name (pipeline/paths.py)."""
+    import pymupdf
+
+    path = from_db(str(pdf_path))
+    if undecodable(path):  # MuPDF takes UTF-8 names only
+        return pymupdf.open(stream=Path(path).read_bytes(), filetype="pdf")
+    return pymupdf.open(path)
+
 
 def crop_png(pdf_path: str | Path, page_number: int, bbox: Sequence[float], dpi: int = 144) -> bytes:
     """PNG bytes of `bbox` ([x0, y0, w, h] in PDF points, top-left origin) on 1-based `page_number`."""
     import pymupdf
 
+    pdf_path = from_db(str(pdf_path))  # as stored in metadata.pdf_path (pipeline/paths.py)
     x0, y0, w, h = (float(v) for v in bbox)
-    with pymupdf.open(pdf_path) as doc:
+    with open_pdf(pdf_path) as doc:
         page = doc[page_number - 1]
         clip = pymupdf.Rect(x0, y0, x0 + w, y0 + h) & page.rect
         if clip.is_empty:
@@ -22,9 +35,8 @@ def page_png(pdf_path: str | Path, page_number: int, bbox: Sequence[float] | Non
     """PNG bytes of a whole 1-based page, or of `bbox` on it when one is given (an empty bbox means the page)."""
     if bbox:
         return crop_png(pdf_path, page_number, bbox, dpi)
-    import pymupdf
-
+    pdf_path = from_db(str(pdf_path))
     if not Path(pdf_path).exists():
         raise FileNotFoundError(str(pdf_path))
-    with pymupdf.open(pdf_path) as doc:
+    with open_pdf(pdf_path) as doc:
         return doc[page_number - 1].get_pixmap(dpi=dpi).tobytes("png")

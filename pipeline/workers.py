@@ -21,6 +21,15 @@ from pipeline.parse import ParseOptions
 Outcome = tuple[ParsedPaper | None, str | None, float]  # (paper, error message, seconds)
 CRASHED = "parse_error: the parser process crashed on this file"
 
+# Set when the process is asked to stop (Ctrl-C, SIGTERM: the CLI sets it). Files not yet parsed are then not
+# started: a runner whose tasks all wait for a parser slot (Prefect's task threads) finishes with the files in
+# flight instead of parsing the rest of the folder first.
+STOP = threading.Event()
+
+
+class Interrupted(Exception):
+    """The run was asked to stop before this file was parsed (not recorded: the next run parses it)."""
+
 
 def parse_one(path: str, options: ParseOptions) -> Outcome:
     """Worker entry point: (paper, error message, seconds). Never raises for bad input."""
@@ -48,6 +57,8 @@ class ParserPool:
 
     def parse(self, path: str) -> Outcome:
         with self._slots:
+            if STOP.is_set():
+                raise Interrupted("the run was interrupted before this file was parsed; the next run parses it")
             if self.workers <= 1:
                 return self._fn(path, self.options)
             pool = self._current()
@@ -96,4 +107,4 @@ def _new(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
 
 
-__all__ = ["ParserPool", "parse_one", "Outcome", "CRASHED"]
+__all__ = ["ParserPool", "parse_one", "Outcome", "CRASHED", "STOP", "Interrupted"]

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pipeline.read import Reader
+from pipeline.read import Reader, open_pdf, pdf_file
 from report.boxes import VIEWS, PaperBoxes, paper_boxes
 from report.load import PaperRows, load_paper, view_counts
 
@@ -60,8 +61,15 @@ def render_pages(doc, pdf_path: Path, folder: Path, dpi: int = DPI) -> list[str]
     return names
 
 
+# Every character HTML gives a meaning inside a script element, as a JSON escape: `<` (`</script`, `<!--` which
+# makes the parser look for a `-->` across the rest of the page), `>` and `&` for good measure, and U+2028/2029
+# (line terminators to older JavaScript). JSON.parse reads the escapes back as the same characters.
+_ISLAND_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_ISLAND_CHARS = re.compile("[<>&\u2028\u2029]")
+
+
 def _json_script(data: Any) -> str:
-    text = json.dumps(data, default=str).replace("</", "<\\/")  # no row can close the script element
+    text = _ISLAND_CHARS.sub(lambda m: _ISLAND_ESCAPES[m.group()], json.dumps(data, default=str))
     return f'<script type="application/json" id="rows">{text}</script>'
 
 
@@ -112,8 +120,6 @@ def index_page(entries: list[dict[str, Any]]) -> str:
 def build_report(reader: Reader, paper_ids: list[str], out: Path, statuses: dict[str, tuple[str, str | None]] | None = None,
                  on_paper: Callable[[str], None] | None = None, dpi: int = DPI) -> Path:
     """Write the report for `paper_ids` under `out`; returns index.html. `statuses`: paper id -> (status, error)."""
-    import pymupdf
-
     statuses = statuses or {}
     counts = view_counts(reader)
     (out / "papers").mkdir(parents=True, exist_ok=True)
@@ -121,10 +127,10 @@ def build_report(reader: Reader, paper_ids: list[str], out: Path, statuses: dict
     for pid in paper_ids:
         paper = load_paper(reader, pid)
         md = paper.metadata
-        pdf = Path(md["pdf_path"])
+        pdf = pdf_file(md["pdf_path"])
         status, error = statuses.get(pid, ("ok", None))
         if pdf.exists():
-            with pymupdf.open(pdf) as doc:
+            with open_pdf(pdf) as doc:
                 images = render_pages(doc, pdf, out / "pages" / pid, dpi)
                 sizes = [(p.rect.width, p.rect.height) for p in doc]
                 boxes = paper_boxes(paper, doc)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pipeline.read import NotFound, Reader
@@ -68,21 +67,10 @@ def load_paper(reader: Reader, paper_id: str) -> PaperRows:
     return paper
 
 
-def resolve(reader: Reader, names: list[str]) -> list[str]:
-    """Paper ids for ids, PDF paths or title fragments (every paper when `names` is empty), in title order."""
-    papers = reader.sql("SELECT CAST(paper_id AS VARCHAR), title, pdf_path FROM metadata ORDER BY title").rows
-    if not names:
-        return [p[0] for p in papers]
-    chosen: list[str] = []
-    for name in names:
-        path = str(Path(name).resolve()) if Path(name).exists() else None
-        hits = [p[0] for p in papers if p[0] == name.lower() or (path and str(Path(p[2]).resolve()) == path)]
-        hits = hits or [p[0] for p in papers if name.lower() in (p[1] or "").lower()]
-        if not hits:
-            raise NotFound(f"no stored paper matches {name!r} (give a paper id, a PDF path or part of a title; "
-                           "`paperbase status` lists them)")
-        chosen += [h for h in hits if h not in chosen]
-    return chosen
+def resolve(reader: Reader, names: list[str], *, one_each: bool = False) -> list[str]:
+    """Paper ids for ids, PDF paths or title fragments (every paper when `names` is empty), in title order: the read
+    API's one resolver, shared with `ask --pdf` and `search --paper`."""
+    return reader.resolve_papers(names, one_each=one_each)
 
 
 def view_counts(reader: Reader) -> dict[str, dict[str, int]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.read import Reader
+from pipeline.read import Reader, open_pdf, pdf_file
 from report.boxes import VIEWS, paper_boxes
 from report.load import load_paper
 
@@ -19,12 +19,12 @@ def annotate_pdf(reader: Reader, paper_id: str, out: Path) -> Path | None:
     import pymupdf
 
     paper = load_paper(reader, paper_id)
-    pdf = Path(paper.metadata["pdf_path"])
+    pdf = pdf_file(paper.metadata["pdf_path"])
     if not pdf.exists():
         return None
     out.mkdir(parents=True, exist_ok=True)
     target = out / f"{pdf.stem}.boxes.pdf"
-    with pymupdf.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         boxes = paper_boxes(paper, doc)
         for number, marks in boxes.marks.items():
             page = doc[number - 1]

@@ -50,8 +50,24 @@ def test_ingest_then_status_json(tmp_path):
     status = runner.invoke(app, ["status", "--json"], env={"PAPERBASE_DATA_DIR": str(data)})
     assert status.exit_code == 0
     objs = _jsonl(status.stdout)
-    assert [set(o) for o in objs] == [{"path", "paper_id", "status", "error"}] * 2
+    assert [set(o) for o in objs] == [{"path", "paper_id", "status", "error", "raster_tables"}] * 2
     assert sorted(o["status"] for o in objs) == ["failed", "ok"]
+    assert [o["raster_tables"] for o in objs] == [0, 0]
+
+
+def test_status_shows_tables_printed_as_images(tmp_path):
+    """A table whose region holds no text is stored flagged (issue 27); `status` says so per paper."""
+    from pipeline.config import load_settings
+    from pipeline.ingest import ingest
+    from tests.parse.test_text_views import build
+
+    pdf = build(tmp_path / "raster.pdf")
+    data = tmp_path / "data"
+    report = ingest([pdf], load_settings(data_dir=data, workers=1), stages=[])
+    assert [r.status for r in report.results] == ["ok"]
+    status = runner.invoke(app, ["status", "--json", "--data-dir", str(data)])
+    assert status.exit_code == 0, status.output
+    assert [o["raster_tables"] for o in _jsonl(status.stdout)] == [1]
 
 
 def test_doctor_reports_offline_parse_backend_and_tokenizer(tmp_path):

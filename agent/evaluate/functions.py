@@ -1,13 +1,24 @@
 """The objective eval functions of AirQA (`evaluations.json`): exact / fuzzy string, bool, int, float, structured
-objects, element included / list included / list overlap.
+objects, element included / list included / list overlap; and `eval_paper_relevance_with_reference_answer`, which
+the AirQA question file uses (240 of its 553 questions) but `evaluations.json` does not list.
 
 Rules:
 - Signatures carry the parameters and defaults of `evaluations.json` exactly (a test compares them); every function
   takes the prediction first and returns 1.0 or 0.0.
 - Nothing raises on a bad prediction: None, a wrong type or an unparsable string scores 0.0. A prediction given as a
   string is parsed with `json.loads`, then `ast.literal_eval` (literals only, never `eval`).
-- Fuzzy matching goes through `rapidfuzz.fuzz` (scores 0-100); `threshold` <= 0 means exact match.
+- Where a list is expected (the list functions; the composing ones in scoring.py), a prediction that is not a list is
+  read as a list of one element, as upstream does; an empty list answers nothing and scores 0.0.
+- Fuzzy matching goes through `rapidfuzz.fuzz`; the score is rounded to an integer and the token methods clean both
+  strings first (lowercase, punctuation to blanks), as the fuzzywuzzy functions upstream scored with do; a threshold
+  <= 0 means exact match.
 - Floats compare with `math.isclose(rel_tol=tolerance)` after optional `round(x, ndigits)` (Python rounding).
+- Where upstream is looser than the parameter descriptions, the descriptions win (each deviation makes a wrong
+  answer score 0.0, never a right one): an int match refuses 42.5 for 42 (upstream truncates), and the overlap
+  count is of distinct gold elements found (upstream counts distinct predicted strings, so "Apple" and "apple"
+  count twice under `lowercase`). Structured lists with `ignore_order` pair each gold element with its own predicted
+  element (upstream sorts both by `str` and compares in order, which refuses a right answer whose case or blanks
+  sort differently). A fuzzy threshold written as a fraction (0.9) is read as a percentage (90).
 """
 from __future__ import annotations
 
@@ -17,7 +28,7 @@ import math
 import re
 from typing import Any
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, utils
 
 FUZZ_METHODS = ("ratio", "partial_ratio", "token_sort_ratio", "token_set_ratio")
 ELEMENT_TYPES = ("str", "int", "float", "structured")
@@ -48,10 +59,12 @@ def _text(value: Any, lowercase: bool, ignore_blank: bool, keep_single_spaces: b
     return text.lower() if lowercase else text
 
 
-def _fuzzy(pred: str, gold: str, fuzz_method: str) -> float:
+def _fuzzy(pred: str, gold: str, fuzz_method: str) -> int:
+    """0-100 like fuzzywuzzy: rounded, and the token methods compare cleaned strings (its `full_process`)."""
     if fuzz_method not in FUZZ_METHODS:
         raise SpecError(f"fuzz_method must be one of {FUZZ_METHODS}, got {fuzz_method!r}")
-    return float(getattr(fuzz, fuzz_method)(pred, gold))
+    processor = utils.default_process if fuzz_method.startswith("token_") else None
+    return round(getattr(fuzz, fuzz_method)(pred, gold, processor=processor))
 
 
 def eval_string_exact_match(pred: Any, gold: str, lowercase: bool = False, ignore_blank: bool = False) -> float:
@@ -66,7 +79,13 @@ def eval_string_fuzzy_match(pred: Any, gold: str, fuzz_method: str = "ratio", th
         return 0.0
     tokens = fuzz_method in ("token_sort_ratio", "token_set_ratio")  # token methods need the blanks between tokens
     a, b = (_text(x, lowercase, ignore_blank, tokens) for x in (pred, gold))
-    return float(_fuzzy(a, b, fuzz_method) >= threshold)
+    return float(_fuzzy(a, b, fuzz_method) >= _percent(threshold))
+
+
+def _percent(threshold: float) -> float:
+    """A threshold on the 0-100 scale; one written as a fraction (0.9, found in the AirQA file) means 90, not "any
+    string at all", which is what comparing a 0-100 score with 0.9 would accept."""
+    return threshold * 100 if 0 < threshold <= 1 else threshold
 
 
 def _as_bool(pred: Any) -> bool | None:
@@ -144,7 +163,7 @@ def _same(pred: Any, gold: Any, kw: dict[str, Any]) -> bool:
     if isinstance(gold, float):
         return eval_float_exact_match(pred, gold, kw["ndigits"], kw["tolerance"]) == 1.0
     if gold is None:
-        return pred is None
+        return pred is None or str(pred).strip().lower() in ("none", "null")
     if kw["threshold"] > 0:
         return eval_string_fuzzy_match(pred, gold, kw["fuzz_method"], kw["threshold"], kw["ignore_blank"],
                                        kw["lowercase"]) == 1.0
@@ -192,9 +211,10 @@ def _gold_list(gold: Any) -> list[Any]:
     return gold
 
 
-def _pred_list(pred: Any) -> list[Any] | None:
-    pred = parse_literal(pred)
-    return list(pred) if isinstance(pred, (list, tuple, set)) else None
+def as_list(pred: Any) -> list[Any]:
+    """The prediction as a list: a list, tuple or set (or a string holding one) as is, anything else as one element."""
+    value = parse_literal(pred)
+    return list(value) if isinstance(value, (list, tuple, set)) else [pred]
 
 
 def eval_element_included(pred: Any, gold: list, element_type: str = "str", ndigits: int = 2,
@@ -208,8 +228,9 @@ def eval_element_list_included(pred: Any, gold: list, element_type: str = "str",
                                tolerance: float = 1e-6, fuzz_method: str = "ratio", threshold: int = -1,
                                lowercase: bool = False, ignore_blank: bool = False) -> float:
     match = _element_matcher(element_type, ndigits, tolerance, fuzz_method, threshold, lowercase, ignore_blank)
-    gold, preds = _gold_list(gold), _pred_list(pred)
-    if not preds:  # no list, or an empty one: nothing was answered
+    gold = _gold_list(gold)
+    preds = as_list(pred) if pred is not None else []
+    if not preds:  # an empty list answers nothing (upstream's `all([])` would call it right)
         return 0.0
     return float(all(any(match(p, g) for g in gold) for p in preds))
 
@@ -218,14 +239,33 @@ def eval_element_list_overlap(pred: Any, gold: list, count: int = 1, element_typ
                               tolerance: float = 1e-6, fuzz_method: str = "ratio", threshold: int = -1,
                               lowercase: bool = False, ignore_blank: bool = False) -> float:
     match = _element_matcher(element_type, ndigits, tolerance, fuzz_method, threshold, lowercase, ignore_blank)
-    gold, preds = _gold_list(gold), _pred_list(pred)
-    if preds is None:
+    gold = _gold_list(gold)
+    if pred is None:
         return 0.0
+    preds = as_list(pred)
     hits = sum(1 for g in gold if any(match(p, g) for p in preds))  # distinct gold elements found
     return float(hits >= count)
+
+
+def eval_paper_relevance_with_reference_answer(pred: Any, reference_answer: str | list, question: str = "",
+                                                threshold: int = 95) -> float:
+    """The predicted paper title against the reference title (or any of a list of acceptable titles): a
+    case-insensitive `fuzz.ratio` at or above `threshold`. `question` is carried by the question files, not used."""
+    refs = reference_answer if isinstance(reference_answer, list) else [reference_answer]
+    if not refs or not all(isinstance(r, str) for r in refs):
+        raise SpecError(f"reference_answer must be a title or a list of titles, got {reference_answer!r}")
+    if pred is None:
+        return 0.0
+    value = parse_literal(pred) if isinstance(pred, str) and pred.strip()[:1] in "[(" else pred
+    if isinstance(value, (list, tuple)) and len(value) == 1:  # ["Title"]: one title in a list
+        value = value[0]
+    title = str(value).strip().lower()
+    return float(any(_fuzzy(title, r.strip().lower(), "ratio") >= _percent(threshold) for r in refs))
 
 
 OBJECTIVE = {f.__name__: f for f in (
     eval_string_exact_match, eval_string_fuzzy_match, eval_bool_exact_match, eval_int_exact_match,
     eval_float_exact_match, eval_structured_object_exact_match, eval_element_included, eval_element_list_included,
-    eval_element_list_overlap)}
+    eval_element_list_overlap, eval_paper_relevance_with_reference_answer)}
+# in the question files, not in evaluations.json (its signature is upstream's, not the spec's)
+UNLISTED = ("eval_paper_relevance_with_reference_answer",)

@@ -1,7 +1,9 @@
 """Chunking (core, backend-neutral): tokenizer loading, token counts, and chunks cut from page text.
 
-Chunks are cut by the core after the per-view merge, from whatever `pages` view won: ~chunk_tokens tokens per
-chunk, no overlap, never across pages, at line ends where possible.
+Chunks are cut by the core after the per-view merge and the normalisation, from whatever `pages` view won: from each
+page's prose (`Page.prose`: the text without figure text, margin stamps and display equations) when the backend gives
+it, else its text; ~chunk_tokens tokens per chunk, no overlap, never across pages, at paragraph ends where possible
+(an over-long paragraph is cut at token boundaries).
 """
 from __future__ import annotations
 
@@ -60,9 +62,10 @@ def extract_chunks(pages: list[Page], options: ParseOptions) -> list[Chunk]:
     limit = options.chunk_tokens
     chunks: list[Chunk] = []
     for page in pages:
-        if not page.text.strip():
+        source = page.prose if page.prose is not None else page.text
+        if not source.strip():
             continue
-        lines = page.text.split("\n")
+        lines = source.split("\n")
         counts = [len(e.ids) for e in tok.encode_batch(lines, add_special_tokens=False)]
         # items: (text, tokens, joiner before it); pieces of one long line rejoin without a newline
         items: list[tuple[str, int, str]] = []

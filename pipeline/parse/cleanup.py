@@ -1,5 +1,5 @@
-"""Text clean-up (core, backend-neutral): ligatures, detached accents, and joining wrapped lines with
-dictionary-checked de-hyphenation (the bundled MiniLM vocabulary is the offline dictionary).
+"""Text clean-up (core, backend-neutral): ligatures and a one-line `clean_text` for short strings a backend reads
+(names, venue lines). Joining wrapped lines and the full normalisation of every view live in normalize.py.
 
 Ligatures are spelled out in every text field of the merged paper (`spell_paper_ligatures`, called by the parse core
 after the merge), whichever backend or view made the text: table cells, captions and LaTeX come from paths that never
@@ -10,7 +10,6 @@ import dataclasses
 import re
 import unicodedata
 
-from pipeline.parse.chunking import load_tokenizer
 
 LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 _LIGATURE_TABLE = str.maketrans(LIGATURES)
@@ -22,9 +21,12 @@ SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", 
                "via", "vs", "with"}
 
 
+_ANY_LIGATURE = re.compile("[" + "".join(LIGATURES) + "]")
+
+
 def spell_ligatures(s: str) -> str:
     """Typographic ligatures spelled out, so text search finds 'significant' in a PDF that draws 'signiﬁcant'."""
-    return s.translate(_LIGATURE_TABLE)
+    return s.translate(_LIGATURE_TABLE) if _ANY_LIGATURE.search(s) else s
 
 
 def spell_paper_ligatures(paper: object) -> None:
@@ -50,41 +52,3 @@ def clean_text(s: str) -> str:
     s = re.sub("([" + "".join(_SPACING_ACCENTS) + "])([A-Za-z])", lambda m: m[2] + _SPACING_ACCENTS[m[1]], s)
     s = re.sub(r"([A-Za-z])¸", "\\1\u0327", s)  # the cedilla follows its letter ("Franc¸ois")
     return unicodedata.normalize("NFC", re.sub(r"\s+", " ", s)).strip()
-
-
-_VOCAB: set[str] | None = None
-
-
-def _vocab() -> set[str]:
-    """Whole words of the bundled MiniLM WordPiece vocabulary: a small offline dictionary for dehyphenation."""
-    global _VOCAB
-    if _VOCAB is None:
-        try:
-            _VOCAB = {w for w in load_tokenizer("all-MiniLM-L6-v2").get_vocab() if w.isalpha()}
-        except Exception:  # tokenizer unavailable: keep every hyphen
-            _VOCAB = set()
-    return _VOCAB
-
-
-def join_lines(lines: list[str]) -> str:
-    """Join wrapped lines with spaces; a word hyphenated across a line break is rejoined when the joined
-    word is a dictionary word, or when its halves are not both words ("sig-nificant", but "long-term")."""
-    out = ""
-    for text in (t.strip() for t in lines):
-        if not text:
-            continue
-        m = re.search(r"([A-Za-z]+)-$", out)
-        n = re.match(r"([a-z]+)", text)
-        if m and n:
-            left, right = m[1].lower(), n[1]
-            vocab = _vocab()
-            if vocab and (left + right in vocab or not (left in vocab and right in vocab)):
-                out = out[:-1] + text
-                continue
-            out += text
-            continue
-        if m and text[:1].isupper():  # "PaSa-" + "GPT-4o": a real hyphen, no space
-            out += text
-            continue
-        out = f"{out} {text}" if out else text
-    return clean_text(out)

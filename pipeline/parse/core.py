@@ -2,20 +2,26 @@
 
 Steps: preflight (reject what no backend can parse), run each needed backend for the views options.views sends
 to it (default: every view from options.backend), merge the views, put back superscripts/subscripts in
-table cells that lack them (table_scripts.py), spell out ligatures, then cut chunks from the merged pages. The
+table cells that lack them (table_scripts.py), screen the equation rows (each repaired if it can be, dropped when it is
+still not a plausible formula: quality.py), normalise every text view (normalize.py: whole words, composed accents,
+plain letters, paragraphs), then cut chunks from the merged pages' prose (their text without figure text, margin
+stamps and display equations, where the backend tells them apart). The
 core never imports a backend: registry.py resolves them by name. Per-view timings and failures are recorded by
 steps.run_view, so they read the same as before the split (metadata/pages failures are fatal).
 """
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from pipeline.document import ParsedPaper
 from pipeline.parse.chunking import extract_chunks
 from pipeline.parse.cleanup import spell_paper_ligatures
 from pipeline.parse.merge import merge
+from pipeline.parse.normalize import normalize_paper
 from pipeline.parse.options import ParseOptions
 from pipeline.parse.preflight import check_pdf
+from pipeline.parse.quality import screen_equations
 from pipeline.parse.registry import get_backend
 from pipeline.parse.steps import run_view
 from pipeline.parse.table_scripts import mark_table_scripts
@@ -33,6 +39,10 @@ def parse_pdf(path: Path | str, options: ParseOptions | None = None) -> ParsedPa
     paper = merge(papers, options)
     if paper.tables:  # before the ligatures are spelled out: it matches cell words with the text layer's
         run_view(paper, "table_scripts", lambda: mark_table_scripts(paper, path), path)
-    spell_paper_ligatures(paper)  # every view's text, whichever backend made it (table cells too)
+    t0 = time.perf_counter()
+    screen_equations(paper)
+    normalize_paper(paper)  # every view's text, whichever backend made it (table cells too)
+    paper.timings["normalize"] = time.perf_counter() - t0
+    spell_paper_ligatures(paper)  # what normalisation leaves alone (figure rows' captions are done; LaTeX, bibtex)
     run_view(paper, "chunks", lambda: setattr(paper, "chunks", extract_chunks(paper.pages, options)), path)
     return paper

@@ -19,6 +19,16 @@ pymupdf.TOOLS.mupdf_display_warnings(False)
 MIN_TEXT_CHARS = 50
 
 
+def mupdf_open(path: Path, **kw) -> pymupdf.Document:
+    """pymupdf.open for any file name: MuPDF takes names as UTF-8 only, so a file whose name is not valid UTF-8
+    (Python holds its undecodable bytes as surrogates) is opened from its bytes instead."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return pymupdf.open(stream=Path(path).read_bytes(), filetype="pdf")
+    return pymupdf.open(path, **kw)
+
+
 def open_pdf(path: Path) -> pymupdf.Document:
     """Open and validate a PDF, raising a ParseError subclass with a clear message for bad input."""
     path = Path(path)
@@ -27,7 +37,7 @@ def open_pdf(path: Path) -> pymupdf.Document:
     if b"%PDF-" not in head:
         raise NotAPDF(f"{path.name} is not a PDF (no %PDF- header)")
     try:
-        doc = pymupdf.open(path, filetype="pdf")
+        doc = mupdf_open(path, filetype="pdf")
     except Exception as exc:  # MuPDF raises FileDataError and friends
         raise CorruptPDF(f"cannot open {path.name}: {exc}") from exc
     if doc.needs_pass:

@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 
 from pipeline.document import ParsedPaper
+from pipeline.paths import to_db
 from pipeline.store import ledger
 from pipeline.store.connection import reading, writing
 from pipeline.store.errors import StoreBusy, StoreError, StoreMissing
@@ -91,7 +92,8 @@ class Store:
             rec.path, rec.size, rec.mtime_ns = new, size, mtime_ns
             ledger.upsert(con, rec)
             if rec.paper_id:
-                con.execute("UPDATE metadata SET pdf_path = ? WHERE CAST(paper_id AS VARCHAR) = ?", [new, rec.paper_id])
+                con.execute("UPDATE metadata SET pdf_path = ? WHERE CAST(paper_id AS VARCHAR) = ?",
+                            [to_db(new), rec.paper_id])
 
     def remove_path(self, path: str, paper_id: str | None) -> None:
         with self.writing() as con:

@@ -10,6 +10,8 @@ from datetime import datetime, timezone
 
 import duckdb
 
+from pipeline.paths import from_db, shown, to_db, undecodable
+
 LEDGER_DDL = [
     "CREATE SCHEMA IF NOT EXISTS ledger",
     """CREATE TABLE IF NOT EXISTS ledger.files (
@@ -57,6 +59,8 @@ def ensure_ledger(con: duckdb.DuckDBPyConnection) -> None:
 def upsert(con: duckdb.DuckDBPyConnection, rec: FileRecord) -> None:
     rec.updated_at = datetime.now(timezone.utc)
     values = [getattr(rec, c) for c in _COLUMNS]
+    values[0] = to_db(rec.path)  # a name that is not valid UTF-8, losslessly (pipeline/paths.py)
+    values = [shown(v) if i and isinstance(v, str) and undecodable(v) else v for i, v in enumerate(values)]  # messages
     values[_COLUMNS.index("timings")] = json.dumps({k: round(v, 4) for k, v in rec.timings.items()})
     placeholders = ", ".join("?" for _ in _COLUMNS)
     con.execute(f"INSERT OR REPLACE INTO ledger.files ({', '.join(_COLUMNS)}) VALUES ({placeholders})", values)
@@ -67,6 +71,7 @@ def load_all(con: duckdb.DuckDBPyConnection) -> dict[str, FileRecord]:
     out = {}
     for row in rows:
         rec = FileRecord(**dict(zip(_COLUMNS, row)))
+        rec.path = from_db(rec.path)
         rec.paper_id = str(rec.paper_id) if rec.paper_id else None
         rec.timings = json.loads(rec.timings) if rec.timings else {}
         out[rec.path] = rec
@@ -74,4 +79,4 @@ def load_all(con: duckdb.DuckDBPyConnection) -> dict[str, FileRecord]:
 
 
 def delete(con: duckdb.DuckDBPyConnection, path: str) -> None:
-    con.execute("DELETE FROM ledger.files WHERE path = ?", [path])
+    con.execute("DELETE FROM ledger.files WHERE path = ?", [to_db(path)])

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pipeline import ids
 from pipeline.document import BBox, ParsedPaper
+from pipeline.paths import shown, to_db, undecodable
 
 
 def _bbox(b: BBox) -> list[int]:
@@ -20,7 +21,7 @@ def paper_rows(paper: ParsedPaper) -> dict[str, list[dict]]:
                 "paper_id": pid, "title": md.title, "abstract": md.abstract, "num_pages": md.num_pages,
                 "conference_full": md.conference_full, "conference_abbreviation": md.conference_abbreviation,
                 "pub_year": md.pub_year, "volume": md.volume, "download_url": md.download_url, "bibtex": md.bibtex,
-                "authors": md.authors, "pdf_path": md.pdf_path, "tldr": md.tldr, "tags": md.tags,
+                "authors": md.authors, "pdf_path": to_db(md.pdf_path), "tldr": md.tldr, "tags": md.tags,
             }
         ],
         "pages": [
@@ -76,4 +77,9 @@ def paper_rows(paper: ParsedPaper) -> dict[str, list[dict]]:
             for r in paper.references
         ],
     }
+    for table in rows.values():  # a title or text taken from an undecodable file name: readable, storable
+        for row in table:
+            for key, value in row.items():
+                if isinstance(value, str) and not value.isascii() and undecodable(value):
+                    row[key] = shown(value)
     return rows

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pipeline.results import RetryableError
 
-__all__ = ["VectorError", "ModelUnavailable", "StoreLocked", "UnknownCollection"]
+__all__ = ["VectorError", "ModelUnavailable", "StoreLocked", "UnknownCollection", "CollectionGone", "one_line"]
 
 
 class VectorError(RuntimeError):
@@ -20,6 +20,20 @@ class StoreLocked(VectorError, RetryableError):
 
 class UnknownCollection(VectorError):
     """The collection is not defined in schemas/vectorstore.json or does not exist in Milvus."""
+
+
+class CollectionGone(UnknownCollection):
+    """A collection vanished while it was being used (dropped by a `rebuild` in another process)."""
+
+
+def one_line(exc: BaseException) -> str:
+    """An error as one readable line: pymilvus' message without its wrapper, a full disk said plainly."""
+    import errno
+
+    text = str(getattr(exc, "message", "") or exc)
+    if (isinstance(exc, OSError) and exc.errno == errno.ENOSPC) or "No space left on device" in text:
+        return f"no space left on device ({type(exc).__name__}: {' '.join(text.split())})"
+    return f"{type(exc).__name__}: {' '.join(text.split())}"
 
 
 def is_transient(exc: BaseException) -> bool:

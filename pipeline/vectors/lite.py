@@ -14,6 +14,7 @@ older paperbase) waits up to `vectors.lock_timeout`, then says so in one line.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import threading
@@ -33,7 +34,7 @@ def _port_file(store: Path) -> Path:
 
 def _publish(store: Path, port: int) -> None:
     tmp = _port_file(store).with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"pid": os.getpid(), "port": port}))
+    tmp.write_text(json.dumps({"pid": os.getpid(), "port": port, "store": os.path.realpath(store)}))
     os.replace(tmp, _port_file(store))
 
 
@@ -46,6 +47,8 @@ def _published(store: Path) -> int | None:
         return None
     if pid == os.getpid():
         return None
+    if info.get("store", os.path.realpath(store)) != os.path.realpath(store):
+        return None  # a port file copied with the data dir (`cp -a` while a holder ran): that server serves the original
     try:
         os.kill(pid, 0)
     except OSError:
@@ -93,6 +96,32 @@ def _snapshot(store: Path) -> Path:
     return copy
 
 
+class _EngineLog(logging.Handler):
+    """Milvus Lite's engine runs in this process and logs every failed request with a traceback (a full disk, a
+    corrupt segment); the client gets the same error as an exception, which paperbase reports in one line. So the
+    engine's records go to `<data dir>/paperbase.log` (beside the CLI's own tracebacks), never to the screen; a log
+    that cannot be written (the full disk itself) is skipped without a word."""
+
+    def __init__(self, path: Path):
+        super().__init__(logging.WARNING)
+        self.path = path
+        self.setFormatter(logging.Formatter("%(asctime)s milvus-lite %(levelname)s %(name)s: %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            with open(self.path, "a", encoding="utf-8") as fh:
+                fh.write(self.format(record) + "\n")
+        except Exception:  # noqa: BLE001 - logging must never add a failure of its own
+            pass
+
+
+def _route_engine_logs(store: Path) -> None:
+    engine = logging.getLogger("milvus_lite")
+    engine.propagate = False
+    engine.handlers = [h for h in engine.handlers if not isinstance(h, _EngineLog)]
+    engine.addHandler(_EngineLog(store.parent / "paperbase.log"))
+
+
 def acquire(store: Path, timeout: float) -> tuple[str, bool]:
     """(URI to connect to, whether this process holds the store). Raises StoreLocked after `timeout` seconds when
     the store is held by a process that serves nothing. A store on a read-only data dir is read from a private copy."""
@@ -114,6 +143,7 @@ def acquire(store: Path, timeout: float) -> tuple[str, bool]:
     deadline = time.monotonic() + timeout
     while True:
         if not held_elsewhere(store / "LOCK"):
+            _route_engine_logs(store)
             with _guard:
                 uri = server_manager_instance.start_and_get_uri(str(store))
                 if uri:

@@ -78,9 +78,11 @@ def connect(settings) -> Iterator:
     if settings.vectors.milvus_uri:
         client = MilvusClient(uri=settings.vectors.milvus_uri)
         client.paperbase_remote = True
+        client.paperbase_lite_dir = None
         client.paperbase_lite_path = None
         client.paperbase_lite_opened = False
         client.paperbase_store = None  # a server searches in C++: no search copies (copies.py)
+        client.paperbase_settings = settings
         try:
             yield client
         finally:
@@ -90,9 +92,11 @@ def connect(settings) -> Iterator:
     uri, held = lite.acquire(store, settings.vectors.lock_timeout)
     try:
         client = MilvusClient(uri=uri)
+        client.paperbase_lite_dir = store  # where its files are, held here or served by another process
         client.paperbase_lite_path = store if held else None  # only the holder may repair index files (load())
         client.paperbase_lite_opened = held  # False: answered by another process's loaded store (lite.py)
         client.paperbase_store = store if settings.vectors.search_copies else None  # copies.py
+        client.paperbase_settings = settings  # readers say "being rebuilt" (rebuilding.py)
         try:
             yield client
         finally:
@@ -161,7 +165,12 @@ def _physical(client, name: str) -> tuple[str, ...]:
     """Every physical collection of `name`, complete or not (drop only: Milvus Lite's listing opens every collection
     of the store, segments and all)."""
     found = []
-    for p in client.list_collections():
+    store = getattr(client, "paperbase_lite_dir", None)
+    if store is not None and (Path(store) / "collections").is_dir():  # embedded: its folders, without opening any
+        listed = [p.name for p in (Path(store) / "collections").iterdir() if (p / "schema.json").exists()]
+    else:
+        listed = client.list_collections()
+    for p in listed:
         m = _SHARD.fullmatch(p)
         if p == name or (m and m.group(1) == name):
             found.append(p)
@@ -225,7 +234,9 @@ def layout(client, name: str) -> Layout:
     if name not in cache:
         shards = _describe(client, name)
         if not shards:
-            raise KeyError(f"collection {name} does not exist")
+            from pipeline.vectors.errors import CollectionGone
+
+            raise CollectionGone(f"collection {name} does not exist (dropped or being rebuilt by another process?)")
         if shards == (name,):  # an older store's single collection: its buckets, if any, are its partitions
             buckets = sum(1 for p in client.list_partitions(name) if p.startswith(BUCKET_PREFIX))
         else:
@@ -343,13 +354,15 @@ def drop(client, name: str) -> None:
         from pipeline.vectors import copies
 
         copies.forget(Path(store), [d.name for d in copies.copies_dir(Path(store)).glob(f"{name}{SHARD_MARK}*")])
-    try:
-        if _describe(client, name) not in (None, (name,)):
-            client.drop_alias(name)
-    except Exception:  # noqa: BLE001 - no alias to drop
-        pass
+    if _describe(client, name) not in (None, (name,)):
+        client.drop_alias(name)  # a failure (a full disk) stops the drop here: the collection is still whole
     for shard in _physical(client, name):
-        client.drop_collection(shard)
+        try:
+            client.drop_collection(shard)
+        except Exception as exc:  # noqa: BLE001 - Milvus Lite could not open a damaged shard to drop it
+            if not _remove_damaged(client, shard):
+                raise
+            log.warning("%s: could not be dropped (%s); its files were removed", shard, exc)
         client.__dict__.get("paperbase_loaded", set()).discard(shard)
         client.__dict__.get("paperbase_pending", {}).pop(shard, None)
     for key in ("paperbase_layouts", "paperbase_text"):
@@ -457,6 +470,8 @@ def sync_copies(client, name: str) -> int:
     read_back = 0
     for shard in layout(client, name).shards:
         note = pending.pop(shard, None)
+        copies.tidy(store, shard)
+        copies.upgrade(store, shard)
         now = copies.fingerprint(store, shard)
         root = copies.copies_dir(store) / shard
         if now is None or copies.recorded(root) == now:
@@ -571,10 +586,14 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
     schema, index = _schema(client, coll, dim)
     names = [shard_name(coll.name, s, shards) for s in range(shards)] if shards else [coll.name]
     have = {n for n in names if client.has_collection(n)}
+    _clear_leftovers(client, [n for n in names if n not in have])
     for s, shard in enumerate(names):
         parts = [f"{BUCKET_PREFIX}{b:03d}" for b in range(buckets) if not shards or b % shards == s]
         if shard not in have:
-            client.create_collection(shard, schema=schema)
+            if getattr(client, "paperbase_lite_dir", None) is not None:  # a nonce in schema.json: copies.fingerprint
+                client.create_collection(shard, schema=schema, properties={"paperbase.created": os.urandom(8).hex()})
+            else:
+                client.create_collection(shard, schema=schema)
         present = set(client.list_partitions(shard))
         for p in parts:
             if p not in present:
@@ -586,12 +605,59 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
         client.load_collection(shard)
         client.__dict__.setdefault("paperbase_loaded", set()).add(shard)
     if shards:
-        client.create_alias(names[0], coll.name)
+        _point_alias(client, coll.name, names[0])
     for key in ("paperbase_layouts", "paperbase_text"):
         client.__dict__.get(key, {}).pop(coll.name, None)
     if shards:
         _empty_copies(client, coll.name, [n for n in names if n not in have], coll.is_sparse,
                       None if coll.is_sparse else int(dim or coll.field("vector").raw["dim"]))
+
+
+def _remove_damaged(client, shard: str) -> bool:
+    """Remove an embedded shard's files directly (Milvus Lite opens a collection to drop it, and a damaged segment
+    makes that fail): what `rebuild` needs to start the shard afresh. False on a server."""
+    store = getattr(client, "paperbase_lite_dir", None)
+    folder = Path(store) / "collections" / shard if store is not None else None
+    if folder is None or not folder.is_dir():
+        return False
+    import shutil
+
+    shutil.rmtree(folder)
+    return True
+
+
+def _point_alias(client, alias: str, target: str) -> None:
+    """Make `alias` name `target`, whether it is missing (a fresh create), there already (an alias whose removal a
+    full disk stopped half-way) or naming something else. Asked by listing `target`'s aliases: a lookup of a missing
+    alias is an error RPC, which pymilvus logs."""
+    found = client.list_aliases(target)
+    names = found.get("aliases", []) if isinstance(found, dict) else list(found or [])
+    if alias in names:
+        return
+    try:
+        client.create_alias(target, alias)
+    except Exception:  # noqa: BLE001 - it exists, naming another collection (pymilvus' own error types)
+        client.alter_alias(target, alias)
+
+
+def _clear_leftovers(client, shards: list[str]) -> None:
+    """Remove what an interrupted create left of these shards on a Milvus Lite store: Milvus Lite makes the
+    collection's directory, then writes `schema.json` through a temporary file, and only a directory with a
+    `schema.json` is a collection to it. A create stopped in between (a full disk leaves a 0-byte
+    `schema.json.tmp`, a kill leaves less) leaves a directory that is no collection yet blocks every later create of
+    the name ("File exists") and that drop_collection ignores. Such a directory holds no rows (rows come after the
+    schema), so removing it loses nothing; the create then starts that shard afresh."""
+    store = getattr(client, "paperbase_lite_dir", None)
+    if store is None:
+        return
+    import shutil
+
+    for shard in shards:
+        folder = Path(store) / "collections" / shard
+        if folder.is_dir() and not (folder / "schema.json").exists():
+            log.warning("%s: removing what an interrupted create left (%s)", shard,
+                        ", ".join(sorted(p.name for p in folder.iterdir())) or "an empty directory")
+            shutil.rmtree(folder)
 
 
 def _schema(client, coll: Collection, dim: int | None):
@@ -642,6 +708,19 @@ def count(client, name: str, expr: str = "") -> int:
     return total
 
 
+def count_rows(client, name: str) -> int:
+    """Vectors in a collection: from the search copies when every shard has a current one (no load), else counted in
+    Milvus."""
+    store = _copy_store(client, name)
+    if store is not None:
+        from pipeline.vectors import copies
+
+        held = [copies.fresh(store, s) for s in layout(client, name).shards]
+        if all(c is not None for c in held):
+            return sum(len(c) for c in held)
+    return count(client, name)
+
+
 MAX_QUERY = 16384  # Milvus caps offset + limit of one query
 
 
@@ -663,12 +742,26 @@ def load(client, name: str) -> None:
     _ensure_loaded(client, list(layout(client, name).shards))
 
 
-def stray_copies(client, name: str, ids_by_paper: dict[str, set[int]]) -> list[str]:
-    """Shards whose current search copy does not hold exactly Milvus's ids for these papers (`check`); their copies
-    are removed, so searches go to Milvus until the next encode reads them back."""
+@dataclass
+class CopyCheck:
+    """What `check` found of a collection's search copies: shards whose copy it removed (and why), and how many
+    vectors it compared with Milvus out of how many the copies hold."""
+
+    removed: list[tuple[str, str]]
+    compared: int = 0
+    rows: int = 0
+    sampled: bool = False
+
+
+def check_copies(client, name: str, ids_by_paper: dict[str, set[int]], sample: int = 64) -> CopyCheck:
+    """Every current search copy of `name` against Milvus (`check`): its files against their digests (all hashed,
+    whatever the trust cache says), its ids against Milvus's for the same papers, and its vectors against Milvus's
+    (`sample` rows per shard picked at random, every row when 0 or when the shard holds no more). A copy that fails
+    any of these is removed, so searches go to Milvus until the next encode reads it back."""
     store = _copy_store(client, name)
+    out = CopyCheck([])
     if store is None:
-        return []
+        return out
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -678,10 +771,17 @@ def stray_copies(client, name: str, ids_by_paper: dict[str, set[int]]) -> list[s
     by_shard: dict[str, dict[str, set[int]]] = {}
     for pdf_id, ids in ids_by_paper.items():
         by_shard.setdefault(lay.place(pdf_id)[0], {})[pdf_id] = ids
-    bad = []
     for shard in lay.shards:
+        root = copies.copies_dir(store) / shard
+        if copies.fingerprint(store, shard) is None or copies.recorded(root) != copies.fingerprint(store, shard):
+            continue  # no current copy: searches use Milvus anyway
+        damage = copies.verify(root, full=True)
+        if damage is not None:
+            out.removed.append((shard, f"its files are damaged: {damage}"))
+            continue
         copy = copies.fresh(store, shard)
         if copy is None:
+            out.removed.append((shard, "it could not be read"))
             continue
         mine = by_shard.get(shard, {})
         want = set().union(*mine.values()) if mine else set()
@@ -690,10 +790,56 @@ def stray_copies(client, name: str, ids_by_paper: dict[str, set[int]]) -> list[s
             rows = copy.meta.filter(pc.is_in(copy.meta["pdf_id"], pa.array(sorted(mine), pa.string())))
             got = set(rows["id"].to_pylist())
         if got != want:
-            bad.append(shard)
-    if bad:
-        copies.forget(store, bad)
-    return bad
+            out.removed.append((shard, f"its ids differ from Milvus's ({len(got - want)} extra, {len(want - got)} missing)"))
+            continue
+        picked = _sample_rows(len(copy), sample)
+        out.rows += len(copy)
+        out.compared += len(picked)
+        out.sampled |= len(picked) < len(copy)
+        differ = _vectors_differ(client, shard, copy, picked)
+        if differ:
+            out.removed.append((shard, f"{differ} of {len(picked)} compared vector(s) differ from Milvus's"))
+    if out.removed:
+        copies.forget(store, [s for s, _ in out.removed])
+    return out
+
+
+def _sample_rows(n: int, sample: int) -> np.ndarray:
+    if sample <= 0 or n <= sample:
+        return np.arange(n)
+    return np.sort(np.random.default_rng().choice(n, size=sample, replace=False))
+
+
+def _vectors_differ(client, shard: str, copy, rows: np.ndarray) -> int:
+    """How many of these copy rows hold a vector other than Milvus's for the same id (dense compared after the
+    normalisation the copy applies for COSINE; sparse term by term)."""
+    if not len(rows):
+        return 0
+    ids = [int(i) for i in copy.meta["id"].take(rows).to_pylist()]
+    found: dict[int, object] = {}
+    for i in range(0, len(ids), 1000):
+        for r in client.get(shard, ids=ids[i:i + 1000], output_fields=["id", "vector"]):
+            found[int(r["id"])] = r["vector"]
+    differ = 0
+    for row, id_ in zip(rows, ids):
+        theirs = found.get(id_)
+        if theirs is None:
+            differ += 1
+        elif copy.sparse:
+            a, b = int(copy.indptr[row]), int(copy.indptr[row + 1])
+            mine = dict(zip(np.asarray(copy.terms[a:b]).tolist(), np.asarray(copy.weights[a:b]).tolist()))
+            theirs = {int(t): float(w) for t, w in dict(theirs).items() if w != 0}
+            if mine.keys() != theirs.keys() or not np.allclose([mine[t] for t in theirs], list(theirs.values()),
+                                                                rtol=1e-5, atol=1e-7):
+                differ += 1
+        else:
+            v = np.asarray(theirs, dtype=np.float32)
+            if copy.metric == "COSINE":
+                norm = float(np.linalg.norm(v))
+                v = v / norm if norm else v
+            if v.shape != copy.dense[row].shape or not np.allclose(v, copy.dense[row], rtol=1e-4, atol=1e-5):
+                differ += 1
+    return differ
 
 
 def warm(client, name: str) -> None:

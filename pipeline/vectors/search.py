@@ -27,13 +27,13 @@ from dataclasses import dataclass
 
 from pipeline.vectors import bm25
 from pipeline.vectors.encoders import encoder_for
-from pipeline.vectors import cells, ledger, milvus
+from pipeline.vectors import cells, ledger, milvus, rebuilding
 from pipeline.vectors.stage import model_label
 from pipeline.vectors import fusion
 from pipeline.vectors.paper_search import pinned_papers
 from pipeline.vectors.errors import ModelUnavailable, UnknownCollection
 from pipeline.store import Store, StoreMissing
-from schemas.vectorstore import collection as schema_collection
+from schemas.vectorstore import collection as schema_collection, collections as schema_collections
 
 
 OVERFETCH = 4  # Milvus hits asked per wanted cell (a 512-piece chunk has 2-3 MiniLM windows)
@@ -151,7 +151,9 @@ def _run(client, coll, vector, expr: str, limit: int, fields: list[str], params:
     name = coll.name
     if ready is None or name not in ready:
         if name not in milvus.existing(client):
-            raise UnknownCollection(f"collection {name} does not exist yet (no vectors were built); run `paperbase encode`")
+            raise UnknownCollection(rebuilding.unless_rebuilding(
+                getattr(client, "paperbase_settings", None), [name],
+                f"collection {name} does not exist yet (no vectors were built); run `paperbase encode`"))
         if ready is not None:
             ready.add(name)
     return milvus.search(client, name, vector, limit=limit, expr=expr, fields=fields, params=params,
@@ -183,7 +185,9 @@ def hybrid_search(settings, query: str, table_name: str | None = None, column_na
     cfg = settings.vectors.hybrid
     names = collections or hybrid_collections(settings, client)
     if not names:
-        raise UnknownCollection("no text collection has vectors yet; run `paperbase encode`")
+        wanted = [c.name for c in schema_collections() if c.modality == "text"]
+        raise UnknownCollection(rebuilding.unless_rebuilding(
+            settings, wanted, "no text collection has vectors yet; run `paperbase encode`"))
     def leg(name: str) -> list[Hit] | None:
         try:
             return search(settings, query, name, table_name, column_name, filter, max(limit, cfg.candidates),

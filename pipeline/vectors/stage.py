@@ -17,7 +17,7 @@ from pipeline.vectors import bm25
 from pipeline.vectors.encoders import availability, encoder_for, model_ref
 from pipeline.vectors import cells, ledger, milvus, windowed
 from pipeline.vectors.progress import Progress, current as current_progress
-from pipeline.vectors.errors import ModelUnavailable, UnknownCollection, VectorError, is_transient
+from pipeline.vectors.errors import ModelUnavailable, UnknownCollection, VectorError, is_transient, one_line
 from pipeline.results import StageResult, Status, combine
 from pipeline.store import Store
 from schemas.vectorstore import Collection, collection, collections
@@ -138,7 +138,7 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
                                        progress)
                 except Exception as exc:  # Milvus or DuckDB trouble: report it, keep going with other collections
                     rep.status, rep.retryable = Status.FAILED, is_transient(exc)
-                    rep.errors.append(f"{type(exc).__name__}: {exc}")
+                    rep.errors.append(one_line(exc))
                 _refresh_copies(client, coll.name)
                 rep.seconds = round(time.perf_counter() - started, 3)
     except Exception as exc:  # the store could not be opened at all (locked, unreachable)
@@ -391,14 +391,17 @@ def rebuild(settings, collection: str | None = None) -> EncodeReport:
                                                          model=model_label(coll, settings), message=why))
     if not ready:
         return report
-    with milvus.connect(settings) as client:
-        for name in ready:
-            milvus.drop(client, name)  # every shard, complete or not, or an older store's single collection
-    with store.writing() as con:
-        ledger.ensure(con)
-        for name in ready:
-            ledger.forget_collection(con, name, bm25=collection_is_sparse(name))
-    sub = encode_papers(settings, None, collections=ready, force=True)
+    from pipeline.vectors.rebuilding import marking
+
+    with marking(settings, ready):  # readers meanwhile say "being rebuilt" (rebuilding.py)
+        with milvus.connect(settings) as client:
+            for name in ready:
+                milvus.drop(client, name)  # every shard, complete or not, or an older store's single collection
+        with store.writing() as con:
+            ledger.ensure(con)
+            for name in ready:
+                ledger.forget_collection(con, name, bm25=collection_is_sparse(name))
+        sub = encode_papers(settings, None, collections=ready, force=True)
     report.collections += sub.collections
     report.errors += sub.errors
     return report

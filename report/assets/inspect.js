@@ -46,6 +46,20 @@
     return table;
   }
 
+  // a table printed as a picture is stored as <table data-raster="true"></table> (schemas/content_marks.py)
+  function isRaster(html) {
+    return /^\s*<table\b[^>]*\bdata-raster="true"/.test(html || "");
+  }
+
+  Object.keys(rows.tables || {}).forEach(function (id) {
+    if (isRaster(rows.tables[id].table_content)) {
+      document.querySelectorAll('.box[data-id="' + id + '"]').forEach(function (el) {
+        el.classList.add("raster");
+        el.title = "tables: printed as an image (no cells extracted)";
+      });
+    }
+  });
+
   function show(view, id) {
     const row = (rows[view] || {})[id];
     panel.replaceChildren();
@@ -58,7 +72,10 @@
       const dt = document.createElement("dt");
       dt.textContent = key;
       const dd = document.createElement("dd");
-      if (key === "table_content" && value) {
+      if (key === "table_content" && value && isRaster(value)) {
+        dd.className = "raster";
+        dd.textContent = "printed as an image: no cells extracted (flag data-raster=\"true\"; OCR fills them)";
+      } else if (key === "table_content" && value) {
         dd.appendChild(safeTable(value));
       } else if (key === "equation_content" && value) {
         const pre = document.createElement("pre");

@@ -51,7 +51,10 @@ def test_thought_is_extracted():
 @pytest.mark.parametrize("text, expected", [
     ("[Action]: I will search.\n[Action]: RetrieveFromVectorstore(query='x')", "Failed to parse a valid action from the response. Please check the specification for these actions ['RetrieveFromDatabase', 'RetrieveFromVectorstore', 'CalculateExpr', 'ViewImage', 'GenerateAnswer']."),
     ("no action at all", "Failed to parse a valid action"),
-    ("[Action]: ClassicRetrieve(query='x')", "Failed to parse a valid action"),  # not in the hybrid space
+    ("[Action]: ClassicRetrieve(query='x')", "Failed to parse a valid action from the response. The action "
+     "ClassicRetrieve is not available to this agent. Please check the specification for these actions ['Retrieve"),
+    ("[Thought]: t\n[Action]:\nSearchPapers(query='x')", "Failed to parse a valid action from the response. The action "
+     "SearchPapers does not exist. Please check the specification for these actions ['RetrieveFromDatabase', "),
     ("[Action]: GenerateAnswer(answer=[\u2018a\u2019])", "Failed to parse the parameters for action GenerateAnswer from the response. invalid character '\u2018' (U+2018) (<unknown>, line 1)."),
     ('[Action]: GenerateAnswer(answer={"x": true})', "Failed to parse the parameters for action GenerateAnswer from the response. malformed node or string on line 1"),
     ("[Action]: CalculateExpr(expr='1 + ", "Failed to parse the parameters for action CalculateExpr from the response. unterminated string literal"),

@@ -1,5 +1,7 @@
-"""The 19 eval functions: every `use_cases` entry of ../shared/reference/evaluations.json (right and wrong
-predictions), signatures equal to the spec, and edge cases (None, wrong types, unparsable answers, bad evaluators)."""
+"""The 19 eval functions of ../shared/reference/evaluations.json and eval_paper_relevance_with_reference_answer: every
+`use_cases` entry (right and wrong predictions), signatures equal to the spec, upstream's composition (one answer
+element per function), judge replies in either form, and edge cases (None, wrong types, unparsable answers, bad
+evaluators, parameters a function does not take)."""
 from __future__ import annotations
 
 import inspect
@@ -9,7 +11,8 @@ import pytest
 
 from agent.evaluate.functions import OBJECTIVE
 from agent.evaluate.judged import JUDGED, Judge
-from agent.evaluate.scoring import SUPPORTED, score_answer
+from agent.evaluate.functions import UNLISTED
+from agent.evaluate.scoring import SPEC_FUNCTIONS, SUPPORTED, Score, score_answer
 from pipeline.summarize.testing import FakeOpenAI
 from tests.conftest import SHARED
 
@@ -31,9 +34,10 @@ OBJECTIVE_CASES = {
     ("eval_element_included", 0): (["helloworld", "HI THERE", "greetings", " Hi  there"], ["hello", "hi", None, 3]),
     ("eval_element_included", 1): ([3.14, "3.141", 3.1415, 2.71, 2.709], [3.15, 2.72, "abc", None]),
     ("eval_element_included", 2): ([{"a": 1, "b": 2}, '{"x": 9, "y": 8}', {"b": 2, "a": 1}], [{"a": 1}, {"a": 2, "b": 2}]),
-    ("eval_element_list_included", 0): ([["Apple", "banana"], ["DATE"], "['cherry', 'elderberry']"],
-                                        [["apple", "fig"], [], "apple", None]),
-    ("eval_element_list_included", 1): ([[3.14, 2.72], [3.141], "[2.718, 3.14]"], [[3.14, 1.0], [], 3.14]),
+    # a prediction that is not a list is a list of one element, as upstream reads it ("apple", 3.14)
+    ("eval_element_list_included", 0): ([["Apple", "banana"], ["DATE"], "['cherry', 'elderberry']", "apple"],
+                                        [["apple", "fig"], [], "fig", None]),
+    ("eval_element_list_included", 1): ([[3.14, 2.72], [3.141], "[2.718, 3.14]", 3.14], [[3.14, 1.0], [], 1.0]),
     ("eval_element_list_included", 2): ([[{"a": 1}, {"c": 3}], [{"b": 2}]], [[{"a": 2}], [{"a": 1, "b": 2}], [{"d": 4}]]),
     ("eval_element_list_overlap", 0): ([[3, 4], [5, 4, 9], "[3, 5]", [3.0, 4.0]], [[3], [3, 3], [6, 7], 3, None]),
     ("eval_element_list_overlap", 1): ([["Banana", "APPLE", "date"], ["apple", "cherry", "date", "fig"]],
@@ -50,8 +54,11 @@ def spec() -> dict:
 
 
 def test_nineteen_functions_with_the_spec_parameters_and_defaults(spec):
-    assert sorted(SUPPORTED) == sorted(spec) and len(spec) == 19
+    assert sorted(SPEC_FUNCTIONS) == sorted(spec) and len(spec) == 19
+    assert sorted(SUPPORTED) == sorted([*spec, *UNLISTED])
     for name, fn in {**OBJECTIVE, **JUDGED}.items():
+        if name in UNLISTED:
+            continue
         params = [p for p in inspect.signature(fn).parameters.values() if p.name not in ("pred", "judge")]
         want = spec[name]["parameters"]
         assert [p.name for p in params] == list(want), name
@@ -107,10 +114,13 @@ def test_every_judged_and_composed_use_case(spec):
                 continue
             if name == "eval_paper_relevance_with_llm":
                 right, wrong = ["p-euler"], ["p-other", "unknown paper"]
-            elif name == "eval_conjunction":  # exact string AND judge
-                right, wrong = ["Role-Oriented Routing"], ["routing by role", "GOOD answer"]
-            elif name == "eval_disjunction":  # exact string OR judge
-                right, wrong = ["role-oriented routing", "GOOD answer", "routing by role"], ["bad answer"]
+            elif name == "eval_conjunction":  # [exact string, judged answer]: both must hold
+                right = [["Role-Oriented Routing", "GOOD answer"], '["role-oriented routing", "GOOD"]']
+                wrong = [["routing by role", "GOOD answer"], ["Role-Oriented Routing", "bad"], "Role-Oriented Routing",
+                         ["role-oriented routing", "GOOD", "GOOD"]]
+            elif name == "eval_disjunction":  # [exact string, judged answer]: one must hold
+                right = [["role-oriented routing", "bad"], ["no", "GOOD answer"]]
+                wrong = [["bad", "bad answer"], "role-oriented routing", ["role-oriented routing"]]
             elif name == "eval_partial_scoring_points_with_llm":
                 right, wrong = ["GOOD all points"], ["HALF one point", "bad"]
             elif name in ("eval_scoring_points_with_llm", "eval_reference_answer_and_scoring_points_with_llm"):
@@ -122,36 +132,109 @@ def test_every_judged_and_composed_use_case(spec):
                 assert score_answer(pred, example, judge).score == 1.0, (name, pred)
             for pred in wrong:
                 result = score_answer(pred, example, judge)
-                assert result == result.__class__(0.0), (name, pred, result)
+                assert result == Score(0.0), (name, pred, result)
         judge.close()
     assert fake.requests and {b["model"] for b in fake.requests} == {"judge-model"}
 
 
-def test_conjunction_needs_every_part():
+def test_composition_applies_the_ith_function_to_the_ith_element():
+    """Upstream: the answer is a list with one element per function (`[6, "adam"]`); a length mismatch is 0.0."""
     ev = {"eval_func": "eval_conjunction", "eval_kwargs": {
-        "eval_func_list": ["eval_string_exact_match", "eval_int_exact_match"],
-        "eval_kwargs_list": [{"gold": "42", "lowercase": True}, {"gold": 42}]}}
-    assert score_answer("42", ev).score == 1.0 and score_answer(42, ev).score == 1.0
-    assert score_answer("42.5", ev).score == 0.0 and score_answer("x", ev).score == 0.0
+        "eval_func_list": ["eval_int_exact_match", "eval_string_exact_match"],
+        "eval_kwargs_list": [{"gold": 6}, {"gold": "Adam", "lowercase": True}]}}
+    for right in ([6, "adam"], (6, "ADAM"), '[6, "adam"]', "(6, 'Adam')", ["6", " adam "]):
+        assert score_answer(right, ev) == Score(1.0), right
+    for wrong in ([6, "sgd"], [7, "adam"], ["adam", 6], [6], [6, "adam", 6], 6, "adam", "[6, 'adam'", {"a": 6}, []):
+        assert score_answer(wrong, ev) == Score(0.0), wrong
+    one = {"eval_func": "eval_conjunction", "eval_kwargs": {"eval_func_list": ["eval_int_exact_match"],
+                                                            "eval_kwargs_list": [{"gold": 6}]}}
+    assert score_answer(6, one).score == score_answer([6], one).score == 1.0  # a non-list is a list of one
+    either = dict(ev, eval_func="eval_disjunction")
+    for right in ([6, "sgd"], [7, "adam"], [6, "adam"]):
+        assert score_answer(right, either) == Score(1.0), right
+    for wrong in ([7, "sgd"], [6], 6, ["adam", 6]):
+        assert score_answer(wrong, either) == Score(0.0), wrong
+    nested = {"eval_func": "eval_conjunction", "eval_kwargs": {
+        "eval_func_list": ["eval_negation", "eval_structured_object_exact_match"],
+        "eval_kwargs_list": [{"eval_func": "eval_int_exact_match", "eval_kwargs": {"gold": 0}},
+                             {"gold": ["a", "b"], "ignore_order": True}]}}
+    assert score_answer([1, ["b", "a"]], nested).score == 1.0 and score_answer([0, ["b", "a"]], nested).score == 0.0
 
 
-def test_judge_failures_are_errors_not_zeros():
+def test_paper_relevance_with_reference_answer_is_a_fuzzy_title_match():
+    title = "Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks"
+    ev = {"eval_func": "eval_paper_relevance_with_reference_answer",
+          "eval_kwargs": {"question": "Which paper ...?", "reference_answer": title}}
+    for right in (title, title.upper(), f"  {title.lower()} ", "Retrieval-Augmented Generation for Knowledge Intensive NLP Tasks",
+                  [title], f"['{title}']"):
+        assert score_answer(right, ev) == Score(1.0), right
+    for wrong in ("Retrieval-Augmented Generation", "Dense Passage Retrieval for Open-Domain Question Answering", "",
+                  [title, "Other"], 42, None):
+        assert score_answer(wrong, ev).score == 0.0, wrong
+    several = {"eval_func": "eval_paper_relevance_with_reference_answer",
+               "eval_kwargs": {"question": "q", "reference_answer": ["Attention Is All You Need", title], "threshold": 80}}
+    assert score_answer("attention is all you need!", several).score == 1.0
+    assert score_answer("Graph Attention Networks", several).score == 0.0
+
+
+def test_fuzzy_scores_are_rounded_and_token_methods_clean_their_strings():
+    """As the fuzzywuzzy functions upstream scored with: 94.7 counts as 95; token methods ignore case and punctuation."""
+    ev = lambda gold, m="ratio": {"eval_func": "eval_string_fuzzy_match", "eval_kwargs": {"gold": gold, "fuzz_method": m}}  # noqa: E731
+    gold = "abcdefghijklmnopqrstuvwxyz0123456789"  # 36 characters: one dropped scores 98.6, two 97.1, three 95.5
+    assert score_answer(gold[:-2], ev(gold)).score == 1.0 and score_answer(gold[:-4], ev(gold)).score == 0.0
+    assert score_answer("abcdefghij" * 3 + "abcdefg", ev("abcdefghij" * 3 + "abcdefghijk")).score == 1.0  # 94.7 -> 95
+    assert score_answer("York, NEW", ev("new york", "token_sort_ratio")).score == 1.0
+    assert score_answer("York, NEW", ev("new york", "ratio")).score == 0.0
+
+
+def test_parameters_a_function_does_not_take_are_ignored_and_said():
+    """Upstream's functions take **kwargs; the published file carries `ignore_order` on string matches and three
+    misspellings, read as the parameter they name."""
+    r = score_answer("LongBench", {"eval_func": "eval_string_exact_match",
+                                   "eval_kwargs": {"gold": "LongBench", "ignore_order": True}})
+    assert r.score == 1.0 and r.status == "ok" and "ignored parameter(s) ['ignore_order']" in r.detail
+    r = score_answer("longbench", {"eval_func": "eval_string_exact_match", "eval_kwargs": {"gold": "LongBench", "ignore_case": True}})
+    assert r.score == 1.0 and "read 'ignore_case' as 'lowercase'" in r.detail
+    r = score_answer(0.0351, {"eval_func": "eval_float_exact_match",
+                              "eval_kwargs": {"gold": 0.035, "nidigits": 3, "tolerance": 0.0001}})
+    assert r.score == 1.0 and "'nidigits' as 'ndigits'" in r.detail
+
+
+def test_judge_replies_in_the_json_or_the_upstream_form():
     ev = {"eval_func": "eval_reference_answer_with_llm", "eval_kwargs": {"reference_answer": "a", "question": "q"}}
-    assert score_answer("a", ev).status == "error" and "judge model" in score_answer("a", ev).detail
+    points = {"eval_func": "eval_partial_scoring_points_with_llm",
+              "eval_kwargs": {"scoring_points": ["x", "y", "z"], "question": "q", "count": 2}}
+    for reply, score in (("Step by step... ```txt\nTrue\n```", 1.0), ("```\nFalse\n```", 0.0), ("True", 1.0),
+                         ("no.", 0.0), ('{"correct": true}', 1.0), ('Sure: {"correct": false}', 0.0)):
+        with FakeOpenAI(reply=lambda body, r=reply: r) as fake:
+            judge = Judge("m", fake.base_url)
+            assert score_answer("a", ev, judge) == Score(score), reply
+            assert score_answer("a", points, judge).score == score, reply
+            judge.close()
+    with FakeOpenAI(reply=lambda body: '{"mentioned": [true, false, true], "in_order": true}') as fake:
+        assert score_answer("a", points, Judge("m", fake.base_url)).score == 1.0
+
+
+def test_judge_failures_are_errors_not_zeros_and_no_judge_is_unsupported():
+    ev = {"eval_func": "eval_reference_answer_with_llm", "eval_kwargs": {"reference_answer": "a", "question": "q"}}
+    r = score_answer("a", ev)
+    assert r.status == "unsupported" and "needs a judge model (--judge-model)" in r.detail
+    assert score_answer(None, ev) == Score(0.0, "ok", "no answer")  # no answer needs no judge
     with FakeOpenAI(reply=lambda body: "I think so") as fake:
         result = score_answer("a", ev, Judge("m", fake.base_url))
     assert result.status == "error" and "no boolean 'correct'" in result.detail
 
 
 @pytest.mark.parametrize("evaluator, status, detail", [
-    ({"eval_func": "eval_paper_relevance_with_reference_answer", "eval_kwargs": {"reference_answer": "x"}},
-     "unsupported", "unsupported eval function eval_paper_relevance_with_reference_answer"),
+    ({"eval_func": "eval_paper_relevance_with_made_up", "eval_kwargs": {"reference_answer": "x"}},
+     "unsupported", "unsupported eval function eval_paper_relevance_with_made_up"),
+    ({"eval_func": "eval_paper_relevance_with_reference_answer", "eval_kwargs": {"reference_answer": {"t": 1}}},
+     "error", "reference_answer must be a title"),
     ({"eval_func": "eval_negation", "eval_kwargs": {"eval_func": "eval_made_up", "eval_kwargs": {}}},
      "unsupported", "unsupported eval function eval_made_up"),
     ({"eval_func": "eval_disjunction", "eval_kwargs": {"eval_func_list": ["eval_int_exact_match", "eval_nope"],
                                                         "eval_kwargs_list": [{"gold": 1}, {}]}},
      "unsupported", "unsupported eval function eval_nope"),
-    ({"eval_func": "eval_int_exact_match", "eval_kwargs": {"gold": 1, "ndigits": 2}}, "error", "unknown ['ndigits']"),
     ({"eval_func": "eval_int_exact_match", "eval_kwargs": {}}, "error", "missing ['gold']"),
     ({"eval_func": "eval_string_fuzzy_match", "eval_kwargs": {"gold": "a", "fuzz_method": "wratio"}}, "error", "fuzz_method"),
     ({"eval_func": "eval_element_included", "eval_kwargs": {"gold": "not a list"}}, "error", "gold must be a list"),
@@ -164,7 +247,7 @@ def test_judge_failures_are_errors_not_zeros():
 ])
 def test_bad_evaluators_give_a_status_never_a_crash(evaluator, status, detail):
     result = score_answer(1, evaluator)
-    assert result.status == status and result.score == 0.0 and detail in result.detail
+    assert result.status == status and result.score == 0.0 and detail in result.detail, result
 
 
 @pytest.mark.parametrize("func, kwargs", [

@@ -83,27 +83,65 @@ def test_kill_9_during_parse_then_a_rerun_equals_a_clean_ingest(clean, tmp_path)
     assert snapshot(tmp_path / "data") == clean
 
 
-def test_ctrl_c_stops_an_ingest_within_seconds_and_the_rerun_finishes_it(clean, tmp_path):
+def _interrupted(tmp_path, signum: int) -> tuple[int, str, float, list[str]]:
+    """Start an ingest with plenty of work, send `signum` once it is under way; (exit code, stderr, seconds from the
+    signal to the exit, the parser processes it had)."""
+    import os
+
     folder = pdf_folder(tmp_path / "pdfs")
     for i in range(12):  # enough work that the interrupt lands mid-run, on a fast machine too
         shutil.copy(folder / "icassp2024_privacy_masking_llm.pdf", folder / f"copy{i}.pdf")
-    # A foreground run, as at a terminal: SIGINT at its default disposition in the child. A test run started in the
-    # background by a non-interactive shell (`./run-tests &`) ignores SIGINT, and children inherit an ignored signal:
-    # the ingest would then never see the Ctrl-C (what made this test fail only in backgrounded runs).
+    # A foreground run, as at a terminal: the signal at its default disposition in the child. A test run started in
+    # the background by a non-interactive shell (`./run-tests &`) ignores SIGINT, and children inherit an ignored
+    # signal: the ingest would then never see the Ctrl-C (what made this test fail only in backgrounded runs).
     proc = subprocess.Popen([str(REPO / ".venv" / "bin" / "paperbase"), "ingest", "pdfs", "--data-dir", "data"],
                             cwd=tmp_path, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not (tmp_path / "data" / "paperbase.duckdb").exists() and time.monotonic() < deadline:
         time.sleep(0.05)  # the run has started: the store exists, the parsers are starting
     time.sleep(1.0)
+    children = [p for p in os.listdir("/proc") if p.isdigit() and _parent(p) == proc.pid]
     t0 = time.monotonic()
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     _, err = proc.communicate(timeout=60)
-    assert time.monotonic() - t0 < 15, err[-2000:]
-    assert proc.returncode == 130, err[-2000:]
-    assert "Traceback" not in err and "interrupted" in err
+    return proc.returncode, err, time.monotonic() - t0, children
+
+
+def _parent(pid: str) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return int(fh.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _rerun_finishes(clean, tmp_path) -> None:
     rerun = run("ingest", "pdfs", "--data-dir", "data", cwd=tmp_path)
     assert rerun.returncode == 0, rerun.stderr[-3000:]
     state = snapshot(tmp_path / "data")
     assert state["rows"] == clean["rows"] and state["vectors"] == clean["vectors"]
+
+
+def test_ctrl_c_stops_an_ingest_within_seconds_and_the_rerun_finishes_it(clean, tmp_path):
+    code, err, seconds, _ = _interrupted(tmp_path, signal.SIGINT)
+    assert seconds < 15, err[-2000:]
+    assert code == 130, err[-2000:]
+    assert "Traceback" not in err and "interrupted" in err
+    _rerun_finishes(clean, tmp_path)
+
+
+def test_sigterm_is_handled_like_ctrl_c(clean, tmp_path):
+    """`kill PID` (docker stop, a service manager): the files in flight finish, no other is started, the exit code
+    is 143 with one line (no traceback), its parser processes are gone, and the rerun finishes the store."""
+    import os
+
+    code, err, seconds, children = _interrupted(tmp_path, signal.SIGTERM)
+    assert seconds < 20, err[-2000:]
+    assert code == 143, err[-2000:]
+    assert "Traceback" not in err and "terminated (SIGTERM)" in err
+    deadline = time.monotonic() + 10  # no parser process outlives the run (the resource tracker leaves on EOF)
+    while [p for p in children if os.path.exists(f"/proc/{p}")] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [p for p in children if os.path.exists(f"/proc/{p}")]
+    _rerun_finishes(clean, tmp_path)

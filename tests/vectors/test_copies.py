@@ -152,22 +152,22 @@ def test_drop_removes_the_copies(store):
     assert not list(copies.copies_dir(path).glob(f"{MINILM}__*"))
 
 
-def test_stray_copies_reports_and_removes_a_copy_that_differs_from_milvus(store):
+def test_check_copies_reports_and_removes_a_copy_that_differs_from_milvus(store):
     """A copy that claims the shard's state but lacks a row (a bug, or a hand-edited file): `check`'s comparison finds
     it by id, removes it, and searches of that shard go to Milvus."""
     client, path = store
     _fill(client, MINILM, False)
     ids = {p: {int(e["id"]) for e in milvus.entities(client, MINILM, p)} for p in PAPERS}
-    assert milvus.stray_copies(client, MINILM, ids) == []
+    assert milvus.check_copies(client, MINILM, ids).removed == []
     shard = milvus.layout(client, MINILM).place("paper-3")[0]
     root = copies.copies_dir(path) / shard
     good = copies.fresh(path, shard)
     keep = np.flatnonzero(np.asarray(good.meta["primary_key"].to_pylist()) != "paper-3-0")
     copies.Copy(good.fingerprint, good.metric, good.meta.take(keep), dense=np.asarray(good.dense)[keep]).save(root)
     assert copies.fresh(path, shard) is not None  # it claims the shard's state
-    assert milvus.stray_copies(client, MINILM, ids) == [shard]
+    assert [s for s, _why in milvus.check_copies(client, MINILM, ids).removed] == [shard]
     assert copies.fresh(path, shard) is None and not root.exists()
-    assert milvus.sync_copies(client, MINILM) == 1 and milvus.stray_copies(client, MINILM, ids) == []
+    assert milvus.sync_copies(client, MINILM) == 1 and milvus.check_copies(client, MINILM, ids).removed == []
 
 
 def test_encode_keeps_copies_and_a_reader_searches_them_without_loading_milvus(base_db, tmp_path):

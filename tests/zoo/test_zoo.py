@@ -33,10 +33,15 @@ def truth(style: str) -> dict:
 
 
 @lru_cache(maxsize=None)
-def scores(style: str) -> dict:
+def parsed(style: str):
     from pipeline.parse import ParseOptions, parse_pdf
 
-    return score(parse_pdf(PAPERS / style / "paper.pdf", ParseOptions()), truth(style))
+    return parse_pdf(PAPERS / style / "paper.pdf", ParseOptions())
+
+
+@lru_cache(maxsize=None)
+def scores(style: str) -> dict:
+    return score(parsed(style), truth(style))
 
 
 def _case(style: str, view: str):
@@ -86,3 +91,15 @@ def test_truth_matches_pdf(style: str):
     assert not unprinted, f"{style}: headings/captions not printed at a line start: {unprinted}"
     assert {s["level"] for s in t["sections"]} == {1, 2, 3}
     assert t["tables"] and t["figures"]
+
+
+def test_table_structure_teds():
+    """Every zoo table's cells against the cells the generator typeset: TEDS (tests/zoo/tables.py), mean >= 0.90
+    (issue 27), none lost."""
+    from tests.zoo.tables import zoo_teds
+
+    got = {s: zoo_teds(parsed(s), truth(s)) for s in STYLES}
+    flat = [x for v in got.values() for x in v]
+    assert len(flat) == sum(len(truth(s)["tables"]) for s in STYLES)
+    assert sum(flat) / len(flat) >= 0.90, got
+    assert min(flat) >= 0.6, got

@@ -2,7 +2,9 @@
 (`[x0, y0, w, h]` points, top-left) follow the PyMuPDF backend's conventions so views can be merged.
 
 Rules, and why:
-- pages: every block's text in MinerU's reading order (furniture included, as the PyMuPDF pages view does).
+- pages: every block's text in MinerU's reading order (furniture included, as the PyMuPDF pages view does), one
+  paragraph per block; the prose chunks are cut from leaves furniture (the arXiv stamp is `aside_text`) out and puts
+  a placeholder (`[Equation (3)]`) where an equation block stands, as sections do.
 - sections: MinerU's title blocks. The flash tier gives every title the same level, so the level comes from the
   printed numbering (`3.2.1` -> 3, `A.1` -> 2) and otherwise from MinerU's level. Titles before the Abstract on
   page 1 (author names that rule-based layout takes for titles) and titles that are formulas (contain `=`) are
@@ -28,6 +30,7 @@ from collections.abc import Callable
 from pipeline.document import Equation, Figure, Page, Reference, Section, Table
 from pipeline.parse.cleanup import spell_ligatures
 from pipeline.parse.mineru.blocks import FURNITURE, TITLES, Block, span_text
+from schemas.content_marks import equation_placeholder
 
 NUMBER = re.compile(r"^(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[A-Z](?=\s)|[IVX]{1,5}(?=[.\s]))\.?\s+\S")
 REF_HEADING = re.compile(r"^((\d+|[IVX]+)\.?\s*)?(references?|bibliography|literature cited|works cited)\s*$", re.I)
@@ -44,17 +47,34 @@ def _is_title(block: Block) -> bool:
     return block.kind in TITLES and block.kind != "doc_title"
 
 
+EQUATIONS = ("equation", "interline_equation")
+
+
+def _equation_tag(text: str) -> str | None:
+    m = re.search(r"\\tag\{([^{}]{1,12})\}|\((\d{1,3}[a-z]?)\)\s*$", text or "")
+    return (m.group(1) or m.group(2)) if m else None
+
+
 def extract_pages(blocks: list[list[Block]], sizes: list[tuple[float, float]]) -> list[Page]:
+    """Each block one paragraph (blank lines between). The prose (what chunks are cut from) leaves out furniture
+    blocks (headers, footers, page numbers, margin text such as the arXiv stamp) and has a placeholder paragraph for
+    each equation block (schemas/content_marks.py)."""
     out = []
     for number, (page, (width, height)) in enumerate(zip(blocks, sizes), start=1):
-        parts = []
+        parts, prose = [], []
         for b in page:
             text = b.text
             if b.kind == "table":  # HTML body -> cell text, so search finds table words in the page text
                 text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", text))).strip()
-            if text:
-                parts.append(text)
-        out.append(Page(number, width, height, spell_ligatures("\n".join(parts))))
+            if not text:
+                continue
+            parts.append(text)
+            if b.kind in EQUATIONS:
+                prose.append(equation_placeholder(_equation_tag(text)))
+            elif b.kind not in FURNITURE:
+                prose.append(text)
+        out.append(Page(number, width, height, spell_ligatures("\n\n".join(parts)),
+                        prose=spell_ligatures("\n\n".join(prose))))
     return out
 
 
@@ -92,8 +112,9 @@ def extract_sections(blocks: list[list[Block]]) -> list[Section]:
             title = _title_text(b)
             current = Section(len(sections), title, _level(title, b.raw.get("level"), base), "", [b.page])
             sections.append(current)
-        elif current is not None and b.kind in TEXTISH and b.text:
-            current.content = (current.content + "\n" if current.content else "") + spell_ligatures(b.text)
+        elif current is not None and (b.kind in TEXTISH or b.kind in EQUATIONS) and b.text:
+            text = equation_placeholder(_equation_tag(b.text)) if b.kind in EQUATIONS else spell_ligatures(b.text)
+            current.content = (current.content + "\n\n" if current.content else "") + text
             if b.page not in current.page_numbers:
                 current.page_numbers.append(b.page)
     return sections
@@ -191,7 +212,7 @@ def extract_figures(blocks: list[list[Block]]) -> list[Figure]:
 def extract_equations(blocks: list[list[Block]], fallback_text: Callable[[Block], str]) -> list[Equation]:
     out: list[Equation] = []
     ordinals: dict[int, int] = {}
-    for b in (b for page in blocks for b in page if b.kind in ("equation", "interline_equation")):
+    for b in (b for page in blocks for b in page if b.kind in EQUATIONS):
         latex = b.text.strip() or fallback_text(b).strip()
         if not latex:
             continue

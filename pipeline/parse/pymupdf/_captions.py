@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipeline.parse.cleanup import join_lines
+from pipeline.parse.normalize import join_lines
 from pipeline.parse.pymupdf._geometry import union, x_overlap
 from pipeline.parse.pymupdf.page import Block, DocumentAnalysis, Line, PageAnalysis, Rect
 
@@ -159,6 +159,11 @@ def _paragraph(lines: list[Line], width: tuple[float, float]) -> list[Line]:
     return [ln for row in out for ln in row]
 
 
+def _caps(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 4 and all(c.isupper() for c in letters)
+
+
 def _next_blocks(p: PageAnalysis, bi: int, lines: list[Line], label_only: bool) -> list[Line]:
     """A caption whose block ends mid-sentence (a hanging-indented caption split into two blocks, JMLR) or with
     its label alone ("TABLE II" over a small-caps title) goes on in the block set right under it."""
@@ -168,8 +173,12 @@ def _next_blocks(p: PageAnalysis, bi: int, lines: list[Line], label_only: bool) 
         if not label_only and last.text.rstrip().endswith((".", ":", ")", "]")):
             break
         ln = b.lines[0]
-        if not label_only and not ln.text.lstrip()[:1].islower():
-            break  # a sentence goes on in lower case; a capital starts the float's own text (a table's header row)
+        alone = not any(o is not ln and min(o.bbox[3], ln.bbox[3]) - max(o.bbox[1], ln.bbox[1]) > 0 for o in b.lines)
+        caps_title = (alone and _caps(last.text) and _caps(ln.text)
+                      and abs((ln.bbox[0] + ln.bbox[2]) / 2 - (last.bbox[0] + last.bbox[2]) / 2) < 0.05 * p.width)
+        if not label_only and not ln.text.lstrip()[:1].islower() and not caps_title:
+            break  # a sentence goes on in lower case; a capital starts the float's own text (a table's header row),
+            # except the next line of a small-caps title centred under the one before (IEEE "TABLE II" captions)
         if -0.5 * last.size <= ln.bbox[1] - last.bbox[3] <= 1.2 * last.size and x_overlap(ln.bbox, last.bbox) > 0 \
                 and abs(ln.max_size - last.max_size) <= 0.6 and not _LABEL.match(ln.text):
             out += _paragraph(b.lines, (b.bbox[0], b.bbox[2]))

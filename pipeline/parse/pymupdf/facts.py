@@ -11,9 +11,11 @@ from functools import cached_property
 
 from pipeline.parse.options import PyMuPDFOptions
 from pipeline.parse.pymupdf._captions import Caption, find_captions
+from pipeline.parse.pymupdf._equation_regions import EquationRegion, find_equations
 from pipeline.parse.pymupdf._figure_regions import find_figures
 from pipeline.parse.pymupdf._geometry import text_area, two_columns
 from pipeline.parse.pymupdf._headings import detect_headings
+from pipeline.parse.pymupdf._paragraphs import Paragraph, page_paragraphs
 from pipeline.parse.pymupdf._sections_rows import Row
 from pipeline.parse.pymupdf._table_regions import find_table_regions
 from pipeline.parse.pymupdf.page import DocumentAnalysis, PageAnalysis, Rect
@@ -101,6 +103,11 @@ class DocumentFacts:
             regions.setdefault(page, []).append(box)
         return regions
 
+    @cached_property
+    def equations(self) -> dict[int, list[EquationRegion]]:
+        """Page number -> display equations on it, in reading order (equations view, and left out of the prose)."""
+        return find_equations(self)
+
     # ---- headings ---------------------------------------------------------------------------------------
 
     @cached_property
@@ -108,7 +115,20 @@ class DocumentFacts:
         """Rows of the document and {row index: level} of its headings (sections and reference views)."""
         return detect_headings(self.analysis)
 
+    # ---- paragraphs -------------------------------------------------------------------------------------
+
+    @cached_property
+    def paragraphs(self) -> dict[int, list[Paragraph]]:
+        """Page number -> its paragraphs with their roles (_paragraphs.py): pages, prose and section content."""
+        rows, heads = self.headings
+        standalone: set[int] = set()
+        runin: set[int] = set()
+        for i in heads:
+            (runin if rows[i].tail else standalone).update(id(ln) for ln in rows[i].lines)
+        return {p.number: page_paragraphs(self, p, standalone, runin) for p in self.pages}
+
 
 def as_facts(source: DocumentFacts | DocumentAnalysis, options: PyMuPDFOptions | None = None) -> DocumentFacts:
     """Views take DocumentFacts; a bare DocumentAnalysis (tests, one-off callers) gets fresh facts."""
     return source if isinstance(source, DocumentFacts) else DocumentFacts(source, options)
+

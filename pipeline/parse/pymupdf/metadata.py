@@ -44,7 +44,8 @@ import re
 from pathlib import Path
 
 from pipeline.document import Metadata
-from pipeline.parse.cleanup import SMALL_WORDS, join_lines
+from pipeline.parse.cleanup import SMALL_WORDS
+from pipeline.parse.normalize import join_lines
 from pipeline.parse.options import ParseOptions
 from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, MASTHEAD, is_address, is_label, is_logo, is_masthead,
                                                  name_like, names, norm)

@@ -21,6 +21,7 @@ from functools import cached_property
 
 import pymupdf
 
+from pipeline.parse.pymupdf._glyphs import needs_recovery, recover
 from pipeline.parse.pymupdf._running import mark_running
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 (PyMuPDF page space: top-left origin)
@@ -335,8 +336,24 @@ def _invisible_only(raw: dict) -> bool:
     return seen
 
 
+def _recover_glyphs(page: pymupdf.Page, raw: dict, flags: int) -> None:
+    """U+FFFD of TeX's math extension fonts recovered from their character codes (_glyphs.py), in place; only pages
+    that have such glyphs are read a second time."""
+    if not any(needs_recovery(s["font"], s["text"]) for b in raw["blocks"] for ln in b.get("lines", ())
+               for s in ln["spans"]):
+        return
+    coded = page.get_text("dict", flags=flags | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE)
+    for b, cb in zip(raw["blocks"], coded["blocks"]):
+        for ln, cln in zip(b.get("lines", ()), cb.get("lines", ())):
+            for s, cs in zip(ln["spans"], cln["spans"]):
+                if needs_recovery(s["font"], s["text"]):
+                    s["text"] = recover(s["text"], cs["text"])
+
+
 def analyze_page(page: pymupdf.Page) -> PageAnalysis:
-    raw = page.get_text("dict", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+    flags = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+    raw = page.get_text("dict", flags=flags)
+    _recover_glyphs(page, raw, flags)
     keep_invisible = _invisible_only(raw)
     width = page.rect.width
     blocks: list[Block] = []

@@ -20,7 +20,19 @@ from pipeline.document import Table
 from pipeline.parse.pymupdf._geometry import hrules, to_bbox, x_overlap
 from pipeline.parse.pymupdf._tables_grid import build_html
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
-from pipeline.parse.pymupdf.page import DocumentAnalysis
+from pipeline.parse.pymupdf.page import DocumentAnalysis, Rect
+
+
+def _table_rules(rules: list[Rect]) -> list[Rect]:
+    """The table's own rules: those of the most common x-extent (a figure's frame drawn in the region is wider)."""
+    groups: list[list[Rect]] = []
+    for r in sorted(rules, key=lambda r: r[1]):
+        g = next((g for g in groups if abs(g[0][0] - r[0]) <= 2 and abs(g[0][2] - r[2]) <= 2), None)
+        if g is None:
+            groups.append([r])
+        else:
+            g.append(r)
+    return max(groups, key=len) if groups else []
 
 
 def extract_tables(facts: DocumentFacts | DocumentAnalysis) -> list[Table]:
@@ -30,8 +42,9 @@ def extract_tables(facts: DocumentFacts | DocumentAnalysis) -> list[Table]:
     per_page: dict[int, int] = {}
     for cap, region in sorted(facts.table_regions, key=lambda cr: (cr[0].page, facts.reading_key(analysis.pages[cr[0].page - 1], cr[1]))):
         p = analysis.pages[cap.page - 1]
-        rule_ys = [(r[1] + r[3]) / 2 for r in hrules(p, 20.0)
-                   if x_overlap(r, region) > 0.8 * (region[2] - region[0]) and region[1] - 1 <= r[1] <= region[3] + 1]
+        rules = [r for r in hrules(p, 20.0)
+                 if x_overlap(r, region) > 0.8 * (region[2] - region[0]) and region[1] - 1 <= r[1] <= region[3] + 1]
+        rule_ys = [(r[1] + r[3]) / 2 for r in _table_rules(rules)]
         html = build_html(p, (region[0] - 1, region[1] - 1, region[2] + 1, region[3] + 1), rule_ys)
         ordinal = per_page.get(cap.page, 0)
         per_page[cap.page] = ordinal + 1

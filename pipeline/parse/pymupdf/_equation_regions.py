@@ -1,0 +1,205 @@
+"""Display equations found once per document (DocumentFacts.equations) for the equations view and for the prose
+views, which leave their lines out (pages keep them). Detection and LaTeX reconstruction are described in
+equations.py and docs/equations.md; each reconstructed formula is repaired and screened here with the core's
+`quality.repair_latex` / `latex_problem`, so a group that is not a plausible formula (prose or a table row set in math
+fonts) is no equation and its lines stay prose.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pymupdf
+
+from pipeline.parse.pymupdf._geometry import hrules, inside, is_prose, union, x_overlap
+from pipeline.parse.pymupdf._latex_build import glyph_atoms, render
+from pipeline.parse.pymupdf._latex_symbols import math_share, prose_fonts
+from pipeline.parse.pymupdf.page import INK, Line, PageAnalysis, Rect
+from pipeline.parse.quality import latex_problem, repair_latex
+
+if TYPE_CHECKING:
+    from pipeline.parse.pymupdf.facts import DocumentFacts
+
+TAG = re.compile(r"^\(\s*([A-Z]?\d+(?:\.\d+)?[a-z]?)\s*\)$")
+
+
+def _tag(line: Line) -> str | None:
+    m = TAG.match(line.text)
+    return m.group(1) if m else None
+
+
+def _trailing_tag(line: Line) -> tuple[str, Rect] | None:
+    """An equation number set at the end of a math line (same text line): "... = 0    (2)"."""
+    spans = [sp for sp in line.spans if sp.text.strip()]
+    for k in range(len(spans) - 1, max(-1, len(spans) - 4), -1):
+        text = "".join(sp.text for sp in spans[k:]).strip()
+        m = TAG.match(text)
+        if m and k > 0 and spans[k].bbox[0] - spans[k - 1].bbox[2] > 8:
+            return m.group(1), (spans[k].bbox[0], line.bbox[1], line.bbox[2], line.bbox[3])
+    return None
+
+
+def _is_math_line(line: Line, prose: frozenset[str]) -> bool:
+    m, n = math_share(line.spans, prose)
+    return n > 0 and m >= 0.5 * n
+
+
+def _groups(facts: DocumentFacts, p: PageAnalysis, lines: list[Line], body: float) -> list[list[Line]]:
+    """Stack math lines that touch vertically (gap below ~half a line) within one column."""
+    groups: list[tuple[tuple[float, float], list[Line], list[float]]] = []  # (column, lines, [y0, y1])
+    for ln in sorted(lines, key=lambda l: l.bbox[1]):
+        col = facts.column_range(p, ln.bbox)
+        target = next((g for g in reversed(groups) if min(g[0][1], col[1]) > max(g[0][0], col[0])
+                       and ln.bbox[1] <= g[2][1] + 0.6 * body), None)
+        if target is None:  # noqa: SIM108
+            groups.append((col, [ln], [ln.bbox[1], ln.bbox[3]]))
+        else:
+            target[1].append(ln)
+            target[2][1] = max(target[2][1], ln.bbox[3])
+    return [g[1] for g in groups]
+
+
+ALGORITHM = re.compile(r"^Algorithm\s+\d+")
+
+
+def _algorithms(facts: DocumentFacts, p: PageAnalysis) -> list[Rect]:
+    """Pseudo-code floats: from an "Algorithm n" caption to the second rule under it (algorithm2e/algorithmic
+    draw a rule under the caption and one at the end)."""
+    out: list[Rect] = []
+    for ln in p.lines:
+        if not ALGORITHM.match(ln.text):
+            continue
+        rules = hrules(p, 40.0)
+        below = sorted(r[1] for r in rules if r[1] > ln.bbox[3] - 1 and x_overlap(r, ln.bbox) > 0)
+        end = below[1] if len(below) >= 2 else p.height
+        x0, x1 = facts.column_range(p, ln.bbox)
+        out.append((x0 - 5, ln.bbox[1] - 2, x1 + 5, end + 1))
+    return out
+
+
+def _excluded(facts: DocumentFacts, p: PageAnalysis) -> list[Rect]:
+    """Tables, algorithm floats, captions and figures: math-looking lines in there are not display equations."""
+    out = [r for c, r in facts.table_regions if c.page == p.number] + _algorithms(facts, p)
+    out += [c.bbox for c in facts.captions if c.page == p.number]
+    out += facts.figure_regions.get(p.number, [])
+    return out
+
+
+def _prose_fonts(facts: DocumentFacts) -> frozenset[str]:
+    counts: Counter[str] = Counter()
+    for p in facts.pages:
+        for ln in p.lines:
+            for sp in ln.spans:
+                counts[sp.font] += len(sp.text)
+    return prose_fonts(counts)
+
+
+def _page_equations(facts: DocumentFacts, p: PageAnalysis, text_fonts: frozenset[str] = frozenset()
+                    ) -> list[tuple[Rect, list[Line], str | None, list[Rect], list[Line]]]:
+    """(box, math lines, equation number, boxes of the numbers, the group's lines) of each display equation."""
+    body = facts.body_size
+    skip = _excluded(facts, p)
+    prose: list[Rect] = []
+    cands: list[Line] = []
+    others: list[Line] = []  # short non-math lines: words inside a display ("softmax", "where") or labels
+    for ln in p.lines:
+        if ln.running or any(inside(ln.bbox, s, 2) for s in skip):  # running heads, page numbers, floats
+            continue
+        x0, x1 = facts.column_range(p, ln.bbox)
+        if _tag(ln) is not None or _is_math_line(ln, text_fonts):
+            cands.append(ln)
+        elif is_prose(ln, body, x1 - x0) or (
+                len(ln.text) > 12 and math_share(ln.spans, text_fonts)[0] < 0.3 * len(ln.text)):
+            prose.append(ln.bbox)
+        else:
+            others.append(ln)
+    out = []
+    for g in _groups(facts, p, cands, body):
+        tags = [ln for ln in g if _tag(ln) is not None]
+        maths = [ln for ln in g if _tag(ln) is None]
+        if not maths:
+            continue
+        box = union([ln.bbox for ln in maths])
+        # Inline math: a running-text line shares the band (same baseline) in the same column.
+        if any(x_overlap(q, box) > -15 and min(q[3], box[3]) - max(q[1], box[1]) > 0.3 * body for q in prose):
+            continue
+        # The math-only last line of a paragraph: starts at the column margin right under running text.
+        col0 = facts.column_range(p, box)[0]
+        if not tags and box[0] - col0 < 8 and any(x_overlap(q, box) > 0 and -0.6 * body <= box[1] - q[3] < 0.45 * body for q in prose):
+            continue
+        m = sum(math_share(ln.spans, text_fonts)[0] for ln in maths)
+        if m < 2 or (not tags and m < 4 and box[2] - box[0] < 30):
+            continue
+        tag = _tag(tags[0]) if tags else None
+        tag_boxes = [t.bbox for t in tags]
+        for ln in maths:
+            trailing = _trailing_tag(ln)
+            if trailing:
+                tag = tag or trailing[0]
+                tag_boxes.append(trailing[1])
+        # words on the display's own baselines, between its math runs, belong to it
+        col = facts.column_range(p, box)
+        maths += [ln for ln in others if facts.column_range(p, ln.bbox) == col and ln.bbox[0] >= col[0] - 2
+                  and min(ln.bbox[3], box[3]) - max(ln.bbox[1], box[1]) > 0.6 * (ln.bbox[3] - ln.bbox[1])
+                  and (not tag_boxes or ln.bbox[2] <= min(t[0] for t in tag_boxes))]
+        out.append((union([ln.bbox for ln in g + maths]), maths, tag, tag_boxes, g))
+    return out
+
+
+def _chars(raw: dict, box: Rect) -> list[tuple[str, Rect, str, float]]:
+    out = []
+    for b in raw["blocks"]:
+        if b.get("type") != 0 or x_overlap(b["bbox"], box) < 0:
+            continue
+        for ln in b["lines"]:
+            for s in ln["spans"]:
+                if not s.get("char_flags", INK) & INK:  # invisible (render mode 3) text, e.g. hidden TeX source
+                    continue
+                for c in s["chars"]:
+                    r = c["bbox"]
+                    cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
+                    if box[0] - 1 <= cx <= box[2] + 1 and box[1] - 1 <= cy <= box[3] + 1:
+                        out.append((c["c"], tuple(r), s["font"], s["size"]))
+    return out
+
+
+def to_latex(p: PageAnalysis, raw: dict, box: Rect, tag: str | None, tag_boxes: list[Rect]) -> str:
+    chars = [c for c in _chars(raw, box) if not any(inside(c[1], t, 1) for t in tag_boxes)]
+    rules = [r for r in hrules(p, 3.0) if inside(r, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), 0)]
+    tex = render(glyph_atoms(chars), rules)
+    return tex + (rf" \tag{{{tag}}}" if tag else "")
+
+
+
+
+@dataclass
+class EquationRegion:
+    box: Rect
+    lines: list[Line]  # every line of the display (math, words on its baselines, its number)
+    tag: str | None
+    latex: str
+
+
+def find_equations(facts: DocumentFacts) -> dict[int, list[EquationRegion]]:
+    """Page number -> its display equations in reading order, each a plausible formula (see the module docstring)."""
+    text_fonts = _prose_fonts(facts)
+    out: dict[int, list[EquationRegion]] = {}
+    for p in facts.pages:
+        found = _page_equations(facts, p, text_fonts)
+        if not found:
+            continue
+        # CID_FOR_UNKNOWN_UNICODE: CMEX glyphs come back as their TeX codes instead of U+FFFD
+        raw = p.page.get_text("rawdict", flags=pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE)
+        for box, maths, tag, tag_boxes, group in sorted(found, key=lambda f: facts.reading_key(p, f[0])):
+            latex = to_latex(p, raw, union([ln.bbox for ln in maths]), tag, tag_boxes)
+            if len(latex) < 3:  # a stray symbol (e.g. left over from a matrix), not an equation
+                continue
+            latex = repair_latex(latex)
+            if latex_problem(latex) is not None:
+                continue
+            seen = {id(ln) for ln in maths}
+            lines = maths + [ln for ln in group if id(ln) not in seen]
+            out.setdefault(p.number, []).append(EquationRegion(box, lines, tag, latex))
+    return out

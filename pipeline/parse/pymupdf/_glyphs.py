@@ -1,0 +1,59 @@
+"""U+FFFD recovered where the font allows: TeX's math extension fonts (CMEX, and the txfonts/pxfonts `txex`/`pxex`
+that copy its layout) are embedded by pdfTeX without a Unicode mapping, so MuPDF gives U+FFFD for their glyphs in
+prose (inline sums, big parentheses, radicals). Read again with TEXT_CID_FOR_UNKNOWN_UNICODE, each such glyph comes
+back as its character code, which the CMEX10 encoding (`_latex_symbols.CMEX`) names; here that name becomes the
+Unicode character (`\\sum` -> ∑, a sized `(` -> `(`, a radical -> √). Extension pieces of tall delimiters are
+dropped. Glyphs of other fonts with no mapping (e.g. Mathematica's) stay U+FFFD: the core drops and counts them.
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.parse.pymupdf._latex_symbols import CMEX, base_font
+
+EXTENSION_FONT = re.compile(r"^(CMEX\d*|LMMathExtension\d*|txexs?|pxexs?|rtxexs?|eufex|esint)", re.I)
+_UNICODE = {"(": "(", ")": ")", "[": "[", "]": "]", r"\lfloor": "⌊", r"\rfloor": "⌋", r"\lceil": "⌈",
+            r"\rceil": "⌉", r"\{": "{", r"\}": "}", r"\langle": "⟨", r"\rangle": "⟩", "|": "|", r"\|": "‖",
+            "/": "/", r"\backslash": "\\", r"\sum": "∑", r"\prod": "∏", r"\int": "∫", r"\bigcup": "⋃",
+            r"\bigcap": "⋂", r"\biguplus": "⨄", r"\bigwedge": "⋀", r"\bigvee": "⋁", r"\coprod": "∐",
+            r"\bigsqcup": "⨆", r"\oint": "∮", r"\bigodot": "⨀", r"\bigoplus": "⨁", r"\bigotimes": "⨂", "√": "√",
+            "": ""}
+BY_CODE = {code: _UNICODE.get(latex, "\ufffd") for code, (latex, _) in CMEX.items()}
+
+
+def needs_recovery(font: str, text: str) -> bool:
+    return "\ufffd" in text and bool(EXTENSION_FONT.match(base_font(font)))
+
+
+def _char(code: str) -> str:
+    cp = ord(code)
+    if cp in BY_CODE:
+        return BY_CODE[cp]
+    if cp >= 0x80 and not 0xE000 <= cp <= 0xF8FF:  # the font's own Unicode for it (a Greek letter, a minus)
+        return code
+    return "\ufffd"
+
+
+def recover(text: str, with_codes: str) -> str:
+    """`text` with each run of U+FFFD replaced by the characters its codes in `with_codes` (the same span read with
+    CID codes) stand for. The two readings are aligned on the characters they share; unchanged when they do not
+    line up."""
+    out: list[str] = []
+    i = j = 0
+    while i < len(text):
+        if text[i] != "\ufffd":
+            k = with_codes.find(text[i], j)
+            if k < 0:
+                return text
+            out.append(text[i])
+            i, j = i + 1, k + 1
+            continue
+        r = i
+        while r < len(text) and text[r] == "\ufffd":
+            r += 1
+        k = with_codes.find(text[r], j) if r < len(text) else len(with_codes)
+        if k < 0:
+            return text
+        out.extend(_char(c) for c in with_codes[j:k]) if k > j else out.append(text[i:r])
+        i, j = r, k
+    return "".join(out)
