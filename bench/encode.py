@@ -3,16 +3,18 @@ MiniLM collection per runtime beside bare sentence-transformers fp32 on the same
 254-piece windows, the CPU's fp32 and bf16 matrix-product peak and the share of it each path reaches, and the
 cosine of the chosen runtime's vectors to fp32 over every window the stage encodes.
 
-    .venv/bin/python bench/encode.py [--corpus ../shared/corpus] [--data-dir STORE] [--backend onnx ...]
+    .venv/bin/python bench/encode.py [--corpus ../shared/corpus] [--papers N] [--data-dir STORE] [--backend onnx ...]
         [--no-ingest] [--cosine-windows 0] [--cosine-backend torch-bf16 ...] [--json out.json]
 
 Rules:
 - Everything runs on copies under a temporary folder; `--data-dir` (an ingested store) is copied, never written.
-  Without it the corpus is ingested fresh (that run is the ingest figure). The ONNX export and OpenVINO compile are
+  Without it the corpus is ingested fresh (that run is the ingest figure); `--papers N` takes its first N PDFs
+  (by name) only, for a shorter run on a busy machine (start-up weighs more in a short ingest: a lower bound). The ONNX export and OpenVINO compile are
   one-offs made before any timing and reported apart.
 - rebuild = wall time of the `paperbase rebuild -c <MiniLM>` command (start-up, DuckDB reads, tokenising, the model,
   Milvus inserts and flushes, search-copy syncs), one subprocess per backend: `auto` (what this machine chooses) and
-  `onnx` (ONNX Runtime fp32: the path of a CPU without bf16 units), plus any `--backend`.
+  `onnx` (ONNX Runtime fp32: the path of a CPU without bf16 units; run once where `auto` is `onnx`), plus any
+  `--backend`.
 - bare = `SentenceTransformer.encode` (torch fp32, batch 32, no de-duplication) on every 254-piece window of every
   encodable text cell, model already loaded; it runs first and last, and ratios use the mean of the two (other work
   shares the CPU: read the load averages printed beside each figure).
@@ -113,6 +115,7 @@ def stage_windows(store: Path, enc, size: int, overlap: int, papers: list[str]) 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
+    ap.add_argument("--papers", type=int, default=0, help="ingest only the corpus's first N PDFs (0 = all)")
     ap.add_argument("--data-dir", type=Path, default=None, help="an ingested store to copy instead of ingesting")
     ap.add_argument("--backend", action="append", default=[], help="more backends to rebuild with (auto, onnx always)")
     ap.add_argument("--no-ingest", action="store_true", help="skip the full ingest figure (needs --data-dir)")
@@ -129,7 +132,7 @@ def main() -> None:
     try:
         base = work / "base"
         base.mkdir()
-        backends = list(dict.fromkeys(["auto", "onnx", *args.backend]))
+        backends = list(dict.fromkeys(["auto", *(["onnx"] if choice.backend != "onnx" else []), *args.backend]))
         t0 = time.perf_counter()  # one-offs: export the ONNX graph, compile OpenVINO, into the copies' models dir
         models = work / "models"
         for b in backends:
@@ -142,13 +145,19 @@ def main() -> None:
         if args.data_dir:
             shutil.copy(load_settings(data_dir=args.data_dir).duckdb_path, base / "paperbase.duckdb")
         if not args.no_ingest:
-            fresh = work / "ingest"
-            seconds, rows, _ = run_cli(["ingest", str(args.corpus), "--data-dir", str(fresh)], env)
+            fresh, corpus = work / "ingest", args.corpus
+            if args.papers:  # the first N PDFs, copied into a folder of their own
+                corpus = work / "corpus"
+                corpus.mkdir()
+                for pdf in sorted(args.corpus.glob("*.pdf"))[: args.papers]:
+                    shutil.copy(pdf, corpus / pdf.name)
+            seconds, rows, _ = run_cli(["ingest", str(corpus), "--data-dir", str(fresh)], env)
             with Store(fresh / "paperbase.duckdb").reading() as con:
                 pages = con.execute("SELECT count(*) FROM pages").fetchone()[0]
             out["ingest"] = {"pages": pages, "seconds": round(seconds, 1), "pages_per_s": round(pages / seconds, 2),
                              "load": load()}
-            print(f"full ingest of {args.corpus}: {pages} pages in {seconds:.1f} s = {pages / seconds:.2f} pages/s "
+            subset = f" (first {args.papers} PDFs)" if args.papers else ""
+            print(f"full ingest of {args.corpus}{subset}: {pages} pages in {seconds:.1f} s = {pages / seconds:.2f} pages/s "
                   f"(load {load()})")
             if not args.data_dir:
                 shutil.copy(fresh / "paperbase.duckdb", base / "paperbase.duckdb")
