@@ -18,6 +18,9 @@ Rules:
 - bare = `SentenceTransformer.encode` (torch fp32, batch 32, no de-duplication) on every 254-piece window of every
   encodable text cell, model already loaded; it runs first and last, and ratios use the mean of the two (other work
   shares the CPU: read the load averages printed beside each figure).
+- CPU seconds (user + system, the command's processes; the bare runs' own process) are printed beside wall time: on
+  a machine shared with other work they are the steadier measure, and `ingest` pages per CPU second x 2 is what the
+  ingest would do with both cores to itself (an upper bound: it assumes both stay busy).
 - GFLOP counts the encoder's matrix products per window (6 layers of MiniLM: 2·L·(4h² + 2hf) + 4·L²·h, L with the
   special tokens); achieved = GFLOP / seconds, as a share of the CPU's peak (torch matmul 2048², best of 5) in the
   precision the path runs in.
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -56,11 +60,20 @@ def load() -> str:
     return "/".join(f"{x:.1f}" for x in os.getloadavg())
 
 
+def children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+CPU_S: dict[str, float] = {}  # CPU seconds of the last run_cli, by its command
+
+
 def run_cli(args: list[str], env: dict[str, str] | None = None) -> tuple[float, list[dict], str]:
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), children_cpu()
     proc = subprocess.run(CLI + args + ["--json"], capture_output=True, text=True, cwd=REPO,
                           env={**os.environ, **(env or {})})
     seconds = time.perf_counter() - t0
+    CPU_S[args[0]] = children_cpu() - c0
     rows = []
     for line in proc.stdout.splitlines():
         try:
@@ -154,11 +167,13 @@ def main() -> None:
             seconds, rows, _ = run_cli(["ingest", str(corpus), "--data-dir", str(fresh)], env)
             with Store(fresh / "paperbase.duckdb").reading() as con:
                 pages = con.execute("SELECT count(*) FROM pages").fetchone()[0]
+            cpu = CPU_S["ingest"]
             out["ingest"] = {"pages": pages, "seconds": round(seconds, 1), "pages_per_s": round(pages / seconds, 2),
+                             "cpu_s": round(cpu, 1), "pages_per_s_2_cores_alone": round(2 * pages / cpu, 2),
                              "load": load()}
             subset = f" (first {args.papers} PDFs)" if args.papers else ""
             print(f"full ingest of {args.corpus}{subset}: {pages} pages in {seconds:.1f} s = {pages / seconds:.2f} pages/s "
-                  f"(load {load()})")
+                  f"(load {load()}); {cpu:.0f} CPU s: {2 * pages / cpu:.2f} pages/s with 2 cores to itself")
             if not args.data_dir:
                 shutil.copy(fresh / "paperbase.duckdb", base / "paperbase.duckdb")
             shutil.rmtree(fresh, ignore_errors=True)
@@ -177,16 +192,19 @@ def main() -> None:
         bare_lengths = [len(x) for x in st.tokenizer(bare_windows, verbose=False)["input_ids"]]
         bare_gflop = gflop(bare_lengths, shape)
 
+        bare_cpu: list[float] = []
+
         def bare() -> float:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             st.encode(bare_windows, batch_size=32, normalize_embeddings=True, show_progress_bar=False)
+            bare_cpu.append(time.process_time() - c)
             return time.perf_counter() - t
 
         bare_s = [bare()]
         out["bare"] = {"cells": len(texts), "windows": len(bare_windows), "pieces": sum(bare_lengths),
                        "gflop": round(bare_gflop), "loads": [load()]}
         print(f"bare sentence-transformers fp32: {len(texts)} cells, {len(bare_windows)} windows of <=254 pieces, "
-              f"{bare_s[0]:.1f} s (load {load()})")
+              f"{bare_s[0]:.1f} s, {bare_cpu[0]:.0f} CPU s (load {load()})")
         rebuilds = {}
         for b in backends:
             data = work / f"rebuild-{b}"
@@ -198,16 +216,17 @@ def main() -> None:
             rebuilds[b] = {"seconds": round(seconds, 1), "status": rep.get("status"), "runtime": rep.get("runtime"),
                            "vectors": rep.get("vectors_inserted"), "windows_encoded": rep.get("windows_encoded"),
                            "pieces_encoded": rep.get("pieces_encoded"), "model_s": rep.get("model_seconds"),
-                           "stage_s": rep.get("seconds"), "load": load()}
+                           "stage_s": rep.get("seconds"), "cpu_s": round(CPU_S["rebuild"], 1), "load": load()}
             print(f"rebuild [{b}] {rep.get('runtime')}: {seconds:.1f} s wall, model {rep.get('model_seconds')} s, "
                   f"{rep.get('vectors_inserted')} vectors, {rep.get('windows_encoded')} windows encoded "
-                  f"({rep.get('pieces_encoded')} pieces) (load {load()})")
+                  f"({rep.get('pieces_encoded')} pieces), {CPU_S['rebuild']:.0f} CPU s (load {load()})")
             shutil.rmtree(data, ignore_errors=True)
         bare_s.append(bare())
         out["bare"]["seconds"] = [round(x, 1) for x in bare_s]
+        out["bare"]["cpu_s"] = [round(x, 1) for x in bare_cpu]
         out["bare"]["loads"].append(load())
-        print(f"bare again: {bare_s[1]:.1f} s (load {load()})")
-        bare_mean = sum(bare_s) / 2
+        print(f"bare again: {bare_s[1]:.1f} s, {bare_cpu[1]:.0f} CPU s (load {load()})")
+        bare_mean, bare_cpu_mean = sum(bare_s) / 2, sum(bare_cpu) / 2
 
         # the stage's windows: FLOPs of what it encodes, and the cosine of each runtime to fp32
         enc32 = _encoder(base, "onnx", models)
@@ -223,6 +242,7 @@ def main() -> None:
         for b, r in rebuilds.items():
             prec = "bf16" if "bf16" in (r["runtime"] or "") and runtime.has_bf16() else "fp32"
             r["x_bare"] = round(bare_mean / r["seconds"], 2)
+            r["x_bare_cpu"] = round(bare_cpu_mean / r["cpu_s"], 2) if r["cpu_s"] else None
             r["gflops_model"] = round(stage_gflop / r["model_s"], 1) if r.get("model_s") else None
             r["gflops_wall"] = round(stage_gflop / r["seconds"], 1)
             r["peak_share_model"] = round(r["gflops_model"] / peaks[prec], 3) if r["gflops_model"] else None
@@ -276,17 +296,19 @@ def report(out: dict, bare_mean: float, bare_gflops: float, peaks: dict) -> None
           f"end {out['load_end']}")
     print(f"peak matmul (torch 2048^2): fp32 {peaks['fp32']:.0f} GFLOP/s, bf16 {peaks['bf16']:.0f} GFLOP/s "
           f"{out['peak_note']}")
-    print("| path | seconds | x bare | GFLOP/s (model time) | share of peak | vectors | windows encoded |\n"
-          "|---|---|---|---|---|---|---|")
+    print("| path | seconds | x bare | CPU s | x bare (CPU s) | GFLOP/s (model time) | share of peak | vectors | "
+          "windows encoded |\n|---|---|---|---|---|---|---|---|---|")
     print(f"| bare sentence-transformers fp32, 254-piece windows | {' / '.join(map(str, b['seconds']))} (first / last) "
-          f"| 1.00 | {bare_gflops:.1f} | {bare_gflops / peaks['fp32']:.2f} (fp32) | {b['windows']} | {b['windows']} |")
+          f"| 1.00 | {' / '.join(map(str, b['cpu_s']))} | 1.00 | {bare_gflops:.1f} | {bare_gflops / peaks['fp32']:.2f} "
+          f"(fp32) | {b['windows']} | {b['windows']} |")
     for name, r in out["rebuild"].items():
         print(f"| `paperbase rebuild` [{name}: {r['runtime']}] | {r['seconds']} (model {r['model_s']}) | "
-              f"**{r['x_bare']:.2f}** | {r['gflops_model']} | {r['peak_share_model']} ({r['precision']}) | "
-              f"{r['vectors']} | {r['windows_encoded']} |")
+              f"**{r['x_bare']:.2f}** | {r['cpu_s']} | **{r['x_bare_cpu']}** | {r['gflops_model']} | "
+              f"{r['peak_share_model']} ({r['precision']}) | {r['vectors']} | {r['windows_encoded']} |")
     if "ingest" in out:
         i = out["ingest"]
-        print(f"\nfull ingest: {i['pages']} pages in {i['seconds']} s = **{i['pages_per_s']} pages/s** (load {i['load']})")
+        print(f"\nfull ingest: {i['pages']} pages in {i['seconds']} s = **{i['pages_per_s']} pages/s** (load {i['load']}); "
+              f"{i['cpu_s']} CPU s = {i['pages_per_s_2_cores_alone']} pages/s with 2 cores to itself")
     print("\ncosine to fp32 over the stage's distinct windows:")
     for name, d in out["cosine"].items():
         print(f"  {name}: {d}")
