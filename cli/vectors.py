@@ -237,12 +237,27 @@ def _vector_checks(settings) -> list[Check]:
     from schemas.vectorstore import collections
 
     out = [Check("vectors", "milvus", True, settings.vectors.milvus_uri or f"Milvus Lite at {settings.data_dir / settings.vectors.lite_dirname}")]
+    out += _runtime_checks(settings)
     for coll in collections():
         enabled = settings.vectors.collection(coll.name).enabled
         ref = model_label(coll, settings)
         ok, why = availability(coll, ref, settings.vectors.download)
         out.append(Check("vectors", f"{coll.name} ({ref})", ok or not enabled, why if enabled else f"disabled; {why}"))
     return out
+
+
+def _runtime_checks(settings) -> list[Check]:
+    """The CPU's features and the dense text runtime chosen from them (pipeline/vectors/runtime.py)."""
+    import importlib.util
+
+    from pipeline.vectors import runtime
+
+    choice = runtime.choose(settings.vectors.backend, settings.vectors.device)
+    package = {"onnx": "onnxruntime", "openvino": "openvino", "torch": "torch"}[choice.backend.split("-")[0]]
+    ok = importlib.util.find_spec(package) is not None
+    return [Check("vectors", "cpu", True, runtime.describe()),
+            Check("vectors", f"dense runtime {choice.backend}", ok,
+                  f"{choice.why}" + ("" if ok else f"; {package} is not installed"))]
 
 
 CHECKS.append(_vector_checks)

@@ -57,10 +57,12 @@ class VectorSettings(BaseModel):
     batch_size: int = Field(DEFAULT_BATCH_SIZE, ge=1, description="Texts/images per model forward pass.")
     papers_per_batch: int = Field(8, ge=1, description="Papers encoded, inserted and recorded together (the crash-redo unit).")
     device: str | None = Field(None, description="Device for dense models; None = CUDA when present, else the CPU.")
-    backend: Literal["onnx", "onnx-int8", "torch"] = Field(
-        "onnx", description="Dense text encoder runtime: ONNX Runtime fp32 (default: the same vectors as torch, about "
-        "2x its speed here), ONNX Runtime int8 (about 10% faster again, cosine to fp32 >= 0.99 on average, min 0.9897), "
-        "or sentence-transformers in torch fp32. The ONNX files are exported and cached under <data_dir>/models.")
+    backend: Literal["auto", "onnx", "onnx-int8", "openvino", "openvino-bf16", "torch", "torch-bf16"] = Field(
+        "auto", description="Dense text encoder runtime. auto (default): chosen from the machine (pipeline/vectors/"
+        "runtime.py): OpenVINO with bf16 matrix products on CPUs with AMX or AVX512-BF16, ONNX Runtime fp32 on other "
+        "CPUs, CUDA when present. Or name one: onnx (ONNX Runtime fp32), onnx-int8 (ONNX Runtime int8: cosine to fp32 "
+        "down to 0.988), openvino (fp32), openvino-bf16, torch (sentence-transformers fp32), torch-bf16 (autocast). "
+        "The ONNX files are exported and cached under <data_dir>/models. `paperbase doctor` shows the choice.")
     window_tokens: int = Field(128, ge=16, description="Word pieces per dense window (capped at the model's length): "
                                "128 found the evidence page more often than 254 (MiniLM top 5 0.89 vs 0.86).")
     model_cache: Path | None = Field(None, description="Where exported ONNX models are cached; None = <data_dir>/models. "

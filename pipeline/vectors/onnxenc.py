@@ -1,4 +1,5 @@
-"""ONNX Runtime backend for sentence-transformers text models: exported and quantized offline, cached under the data dir.
+"""ONNX Runtime and OpenVINO backends for sentence-transformers text models: exported and quantized offline, cached
+under the data dir.
 
 Rules:
 - The graph is exported with `torch.onnx` from the same local model files the torch backend loads (no download, no
@@ -9,12 +10,18 @@ Rules:
   of each layer, whose inputs have the widest range) and the last layer left in fp32. Measured on 300 corpus chunks
   (cosine to torch fp32, min / mean): per-tensor int8 0.79 (issue), per channel everything 0.973 / 0.991, per channel
   without the FFN outputs 0.989 / 0.997, and also without the last layer 0.991 / 0.997 (this recipe; keeping the
-  first layer too changes nothing). On the test papers' windows the recipe gives mean 0.996, min 0.990 (one window
-  in 300 at 0.9899); the test checks mean >= 0.995 and the 1st percentile >= 0.99.
+  first layer too changes nothing). On the test papers' content-defined windows the recipe gives mean 0.9956, 1st
+  percentile 0.9895, min 0.9877: below the 0.999 bf16 keeps, so `auto` never picks it (runtime.py).
+- OpenVINO (`openvino`, `openvino-bf16`) reads the same fp32 file; with the bf16 precision hint its CPU plugin runs
+  the matrix products in bf16 on AMX / AVX512-BF16 units (and keeps fp32 where the CPU has none: the encoder's
+  `precision` says which ran). Why OpenVINO for bf16: ONNX Runtime has no bf16 CPU kernels for an fp32 graph, and
+  torch autocast was measured 1.5x torch fp32 on an AMX Xeon (issue 33), slower than ONNX Runtime fp32 there.
 - Pooling and normalisation follow the sentence-transformers config in the model dir (mean or CLS pooling,
   Normalize module present or not); the tokenizer is the model's own (its `tokenizer.json` through `tokenizers`,
   fasttok.py, so a query needs neither transformers nor torch), max length from `sentence_bert_config.json`.
 - CUDA is used when ONNX Runtime offers it, else the CPU with every core.
+- The encode stage feeds word pieces it already cut (`TextEncoder.encode_ids`, with the tokenizer's own special
+  tokens around them); queries and other texts are tokenised here (`encode_texts`).
 """
 from __future__ import annotations
 
@@ -29,7 +36,7 @@ import numpy as np
 
 from pipeline.vectors.dense import TextEncoder
 
-VARIANTS = ("onnx", "onnx-int8")
+VARIANTS = ("onnx", "onnx-int8")  # the graph files: fp32 (every runtime reads it) and int8 (ONNX Runtime)
 INT8_RECIPE = "pc-ffn-last"  # in the cache file name: a changed recipe is quantized again, never read stale
 
 
@@ -137,10 +144,10 @@ def _st_config(model_dir: Path) -> tuple[str, bool, int]:
 
 
 class OnnxSentenceEncoder(TextEncoder):
+    """ONNX Runtime on the exported graph: `onnx` (fp32) or `onnx-int8`."""
+
     def __init__(self, path: str, *, cache_dir: Path, variant: str = "onnx-int8", device: str | None = None,
                  batch_size: int = 32):
-        import onnxruntime as ort
-
         from pipeline.vectors.fasttok import FastTokenizer
 
         model_dir = Path(path)
@@ -150,7 +157,7 @@ class OnnxSentenceEncoder(TextEncoder):
             model_dir = Path(snapshot_download(path if "/" in path else f"sentence-transformers/{path}",
                                                local_files_only=True))
         self.backend = variant
-        self.file = ensure_model(model_dir, cache_dir, variant)
+        self.file = ensure_model(model_dir, cache_dir, variant if variant in VARIANTS else "onnx")
         if FastTokenizer.available(model_dir):  # without importing transformers (and torch): fasttok.py
             self.tokenizer = FastTokenizer(model_dir)
         else:
@@ -161,6 +168,12 @@ class OnnxSentenceEncoder(TextEncoder):
         self.max_len = min(max_len, int(getattr(self.tokenizer, "model_max_length", max_len) or max_len))
         self.max_tokens = self.max_len - 2
         self.batch_size = batch_size
+        self._open(device, cache_dir)
+        self.dim = len(self._encode_sorted(["x"])[0])
+
+    def _open(self, device: str | None, cache_dir: Path) -> None:
+        import onnxruntime as ort
+
         opts = ort.SessionOptions()
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         opts.intra_op_num_threads = os.cpu_count() or 1
@@ -172,22 +185,65 @@ class OnnxSentenceEncoder(TextEncoder):
         if (device is None or device.startswith("cuda")) and "CUDAExecutionProvider" in ort.get_available_providers():
             providers.insert(0, "CUDAExecutionProvider")
         self.session = ort.InferenceSession(str(self.file), opts, providers=providers)
+        self.device_name = "cuda" if self.session.get_providers()[0].startswith("CUDA") else "cpu"
         self.inputs = [i.name for i in self.session.get_inputs()]
-        self.dim = int(self.session.get_outputs()[0].shape[-1]) if isinstance(
-            self.session.get_outputs()[0].shape[-1], int) else len(self._encode_sorted(["x"])[0])
+
+    def _hidden(self, feeds: dict[str, np.ndarray]) -> np.ndarray:
+        """The last hidden state of one batch."""
+        return self.session.run(None, feeds)[0]
+
+    def _feeds(self, ids: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
+        have = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        return {n: have[n] for n in self.inputs}
+
+    def _pool(self, hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        hidden = hidden.astype(np.float32, copy=False)
+        if self.pooling == "cls":
+            vec = hidden[:, 0]
+        else:
+            m = mask[..., None].astype(np.float32)
+            vec = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
+        if self.normalize:
+            vec = vec / np.maximum(np.linalg.norm(vec, axis=1, keepdims=True), 1e-12)
+        return vec.astype(np.float32)
+
+    def _encode_batch(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return self._pool(self._hidden(self._feeds(ids, mask)), mask)
 
     def _encode_sorted(self, texts: list[str]) -> np.ndarray:
         out = []
         for i in range(0, len(texts), self.batch_size):
             x = self.tokenizer(texts[i : i + self.batch_size], padding=True, truncation=True, max_length=self.max_len,
                                return_tensors="np")
-            hidden = self.session.run(None, {n: x[n].astype(np.int64) for n in self.inputs})[0]
-            if self.pooling == "cls":
-                vec = hidden[:, 0]
-            else:
-                mask = x["attention_mask"][..., None].astype(np.float32)
-                vec = (hidden * mask).sum(1) / np.maximum(mask.sum(1), 1e-9)
-            if self.normalize:
-                vec = vec / np.maximum(np.linalg.norm(vec, axis=1, keepdims=True), 1e-12)
-            out.append(vec.astype(np.float32))
+            ids, mask = x["input_ids"].astype(np.int64), x["attention_mask"].astype(np.int64)
+            out.append(self._encode_batch(ids, mask))
         return np.concatenate(out)
+
+
+class OpenVinoSentenceEncoder(OnnxSentenceEncoder):
+    """OpenVINO on the same exported graph: `openvino` (fp32) or `openvino-bf16`, whose matrix products run in bf16
+    on CPUs that have it natively (AMX, AVX512-BF16; elsewhere OpenVINO keeps fp32). The compiled model is cached
+    under the models dir, so a second process starts in a fraction of the first compile."""
+
+    def _open(self, device: str | None, cache_dir: Path) -> None:
+        import openvino as ov
+
+        core = ov.Core()
+        config = {"INFERENCE_PRECISION_HINT": "bf16" if self.backend.endswith("bf16") else "f32",
+                  "PERFORMANCE_HINT": "LATENCY"}
+        if os.access(cache_dir, os.W_OK):  # a read-only data dir compiles every time instead
+            config["CACHE_DIR"] = str(cache_dir / "openvino-cache")
+        self.compiled = core.compile_model(core.read_model(str(self.file)), "CPU", config)
+        self.request = self.compiled.create_infer_request()
+        self.inputs = [i.get_any_name() for i in self.compiled.inputs]
+        hint = self.compiled.get_property("INFERENCE_PRECISION_HINT")
+        self.precision = hint.get_type_name() if hasattr(hint, "get_type_name") else str(hint)  # "bf16" or "f32"
+        self.device_name = "cpu"
+
+    @property
+    def label(self) -> str:
+        """What actually runs: a bf16 request on a CPU without bf16 units runs f32."""
+        return f"{self.backend} on cpu ({self.precision})"
+
+    def _hidden(self, feeds: dict[str, np.ndarray]) -> np.ndarray:
+        return self.request.infer(feeds)[0]

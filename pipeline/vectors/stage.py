@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pipeline.vectors import bm25
 from pipeline.vectors.encoders import availability, encoder_for, model_ref
-from pipeline.vectors import cells, ledger, milvus, windows
+from pipeline.vectors import cells, ledger, milvus, windowed
 from pipeline.vectors.progress import Progress, current as current_progress
 from pipeline.vectors.errors import ModelUnavailable, UnknownCollection, VectorError, is_transient, one_line
 from pipeline.results import StageResult, Status, combine
@@ -25,7 +25,6 @@ from schemas.vectorstore import Collection, collection, collections
 log = logging.getLogger("paperbase.vectors")
 EMPTY = "empty"  # fingerprint of a paper with no encodable cells of a modality
 _INSERT_ROWS = 512
-_PROGRESS_CELLS = 256  # dense cells encoded between progress reports (texts are length-sorted within a group)
 
 
 @dataclass(kw_only=True)
@@ -37,6 +36,10 @@ class CollectionReport(StageResult):
     papers_removed: int = 0
     vectors_inserted: int = 0
     model_seconds: float = 0.0  # time inside model.encode / BM25 analysis (bench compares the rest against it)
+    runtime: str | None = None  # dense text: the encoder's runtime and precision (runtime.py), e.g. "onnx on cpu"
+    windows: int = 0  # dense text: window vectors written
+    windows_encoded: int = 0  # distinct windows the model ran on (windowed.py)
+    pieces_encoded: int = 0  # their word pieces, special tokens excluded
     message: str = ""
     retryable: bool = False  # failed on transient trouble (store busy, Milvus unreachable): worth another attempt
 
@@ -266,12 +269,15 @@ def _encode_collection(settings, store: Store, client, coll: Collection, enc, re
             progress(coll.name, min(done_cells, total), total)
 
     advance(0)
+    cache = windowed.WindowCache()  # windows already encoded in this run (windowed.py)
+    if enc is not None and coll.modality == "text":
+        rep.runtime = enc.label
     for i in range(0, len(stale), step):
         batch = stale[i : i + step]
         with store.reading() as con:
             batch_cells = cells.load(con, coll.modality, batch)
         rows = _vectors(settings, coll, enc, batch_cells, avgdl, rep, advance,
-                        store_text=coll.is_sparse and milvus.stores_text(client, coll.name))
+                        store_text=coll.is_sparse and milvus.stores_text(client, coll.name), cache=cache)
         _replace(store, client, coll, batch, rows)
         if after_batch:  # e.g. a test that kills the process at the worst moment: vectors written, ledger not yet
             after_batch()
@@ -312,7 +318,8 @@ def _bm25_plan(store: Store, settings, state: _State, stale: list[str], orphans:
 
 
 def _vectors(settings, coll: Collection, enc, batch_cells: list[cells.Cell], avgdl: float | None,
-             rep: CollectionReport, progress: Callable[[int], None] | None = None, store_text: bool = False) -> list[dict]:
+             rep: CollectionReport, progress: Callable[[int], None] | None = None, store_text: bool = False,
+             cache: windowed.WindowCache | None = None) -> list[dict]:
     t0 = time.perf_counter()
     good = batch_cells
     if coll.embed_type == "bm25":
@@ -329,16 +336,13 @@ def _vectors(settings, coll: Collection, enc, batch_cells: list[cells.Cell], avg
             except Exception as exc:  # a missing PDF or a bad box loses one cell, not the batch; check shows it
                 rep.errors.append(f"{c.table}.{c.column} {c.primary_key}: {type(exc).__name__}: {exc}")
         vecs = list(enc.encode_images(pngs)) if pngs else []
-    else:  # dense text: every window of every cell (windows.py), each vector pointing back to its cell
-        good, vecs = [], []
-        for i in range(0, len(batch_cells), _PROGRESS_CELLS):  # groups, so the progress bar moves between batches
-            group = batch_cells[i : i + _PROGRESS_CELLS]
-            parts = windows.split(enc.tokenizer, [c.text or "" for c in group],
-                                  min(enc.max_tokens, settings.vectors.window_tokens), settings.vectors.window_overlap)
-            good += [(c, w) for c, ws in zip(group, parts) for w in range(len(ws))]
-            vecs += list(enc.encode_texts([text for ws in parts for text in ws]))
-            if progress:
-                progress(len(group))
+    else:  # dense text: every window of every cell, each distinct window encoded once (windowed.py)
+        counts = windowed.Counts()
+        good, vecs = windowed.encode(enc, batch_cells, min(enc.max_tokens, settings.vectors.window_tokens),
+                                     settings.vectors.window_overlap, cache, progress, counts)
+        rep.windows += counts.windows
+        rep.windows_encoded += counts.encoded
+        rep.pieces_encoded += counts.pieces
     rep.model_seconds += time.perf_counter() - t0
     if progress and (coll.embed_type == "bm25" or coll.modality == "image"):  # dense text reported per group
         progress(len(batch_cells))

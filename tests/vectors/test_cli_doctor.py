@@ -13,7 +13,10 @@ def test_doctor_reports_each_collection_and_why(tmp_path):
     minilm = next(c for n, c in checks.items() if n.startswith("text_sentence_transformers_all_minilm"))
     bm25 = next(c for n, c in checks.items() if n.startswith("text_bm25_en"))
     assert minilm.ok and "bundled" in minilm.detail and bm25.ok
-    assert len(checks) == 5 and "milvus" in checks
+    assert "milvus" in checks and "cpu" in checks
+    runtime = [c for n, c in checks.items() if n.startswith("dense runtime ")]  # the choice from the CPU's features
+    assert len(runtime) == 1 and runtime[0].ok and runtime[0].detail
+    assert len(checks) == 7  # milvus, cpu, the runtime and the four collections
 
 
 def test_commands_are_registered():
