@@ -131,6 +131,7 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
         return report
     try:
         with milvus.connect(settings) as client:
+            loaded = _refuse_unsupported(client, loaded)
             for coll, enc, rep in loaded:
                 started = time.perf_counter()
                 try:
@@ -147,6 +148,25 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
         report.errors.append(str(exc))
         report.unreachable = is_transient(exc)
     return report
+
+
+def _refuse_unsupported(client, loaded: list) -> list:
+    """On a Milvus server, skip (before any work, with one line naming the minimum version) the collections the
+    server cannot hold (server.py); the others go on."""
+    from pipeline.vectors import server
+
+    if not server.is_server(client):
+        return loaded
+    feats = server.features(client)
+    kept = []
+    for coll, enc, rep in loaded:
+        why = feats.refusal(coll)
+        if why:
+            rep.status, rep.message = Status.SKIPPED, why
+            log.warning("skipping %s", why)
+        else:
+            kept.append((coll, enc, rep))
+    return kept
 
 
 def _refresh_copies(client, name: str) -> None:
