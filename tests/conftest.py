@@ -119,7 +119,7 @@ def milvus_engine_root(tmp_path_factory) -> str:
     try:
         import milvus  # noqa: F401
     except ImportError:
-        pytest.skip("the `milvus` package (embedded Milvus server) is not installed: pip install -e '.[server-test]'")
+        pytest.skip("the `milvus` package (embedded Milvus server) is not installed: part of the [test] extra (./run-tests installs it)")
     from filelock import FileLock
 
     shared = tmp_path_factory.getbasetemp().parent if os.environ.get("PYTEST_XDIST_WORKER") else \

@@ -585,7 +585,8 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
         raise ValueError(f"a sharded collection has {PAPER_BUCKETS} paper buckets")
     from pipeline.vectors import server
 
-    if server.is_server(client) and shards == SHARDS and buckets == PAPER_BUCKETS:
+    if server.is_server(client) and shards == SHARDS and buckets == PAPER_BUCKETS \
+            and not server.features(client).lite_engine:
         _create_on_server(client, coll, dim)
         return
     schema, index = _schema(client, coll, dim)

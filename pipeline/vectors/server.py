@@ -1,6 +1,7 @@
 """What a Milvus server offers, asked once per connection, and the layout paperbase uses there.
 
-On a server (a URI in settings), a schema collection is one Milvus collection under the schema name with `pdf_id` as
+On a server (a URI in settings, other than `milvus-lite server`: the same pure-Python engine as the embedded
+default, laid out as it is), a schema collection is one Milvus collection under the schema name with `pdf_id` as
 its partition key: the server hashes papers into partitions itself, prunes them for a `pdf_id` filter, builds the
 schema's indexes (HNSW, sparse inverted) in C++ and serves them from query nodes, so Milvus Lite's shards, paper
 buckets and search copies (milvus.py, copies.py), which exist to bound Milvus Lite's Python row walks, are not used
@@ -29,6 +30,12 @@ class Features:
 
     version: str
     release: tuple[int, int, int]
+
+    @property
+    def lite_engine(self) -> bool:
+        """A `milvus-lite server`: Milvus Lite's pure-Python engine behind a URI, laid out as Milvus Lite (shards,
+        buckets), since its costs are Milvus Lite's (docs/scale.md)."""
+        return self.version.lower().startswith("milvus_lite")
 
     @property
     def sparse(self) -> bool:
