@@ -158,7 +158,7 @@ def ingest(
 def _refuse_what_the_server_cannot_hold(settings) -> None:
     """On a Milvus server, ask it before parsing anything whether it can hold every enabled collection (sparse BM25
     vectors need 2.4): one line each for those it cannot, and exit 2, rather than parse a folder and then fail."""
-    from pipeline.vectors.server import refusals
+    from pipeline.vectors.stage import refusals
 
     refused = refusals(settings)
     for why in refused.values():

@@ -85,21 +85,3 @@ def features(client) -> Features:
 
 def is_server(client) -> bool:
     return bool(getattr(client, "paperbase_remote", False))
-
-
-def refusals(settings, names: list[str] | None = None) -> dict[str, str]:
-    """Collections (default: the enabled ones) the configured server cannot hold, each with its one-line reason;
-    empty on the embedded default. Connects to the server (one version RPC): what `ingest` asks before parsing."""
-    if not settings.vectors.milvus_uri:
-        return {}
-    from pipeline.vectors import milvus
-    from pipeline.vectors.stage import target_collections
-
-    with milvus.connect(settings) as client:
-        feats = features(client)
-        out = {}
-        for coll in target_collections(settings, names):
-            why = feats.refusal(coll)
-            if why:
-                out[coll.name] = why
-        return out

@@ -169,6 +169,18 @@ def _refuse_unsupported(client, loaded: list) -> list:
     return kept
 
 
+def refusals(settings, names: list[str] | None = None) -> dict[str, str]:
+    """Collections (default: the enabled ones) the configured Milvus server cannot hold, each with its one-line reason
+    (server.py); empty on the embedded default. One version RPC: what `ingest` asks before parsing."""
+    if not settings.vectors.milvus_uri:
+        return {}
+    from pipeline.vectors import server
+
+    with milvus.connect(settings) as client:
+        feats = server.features(client)
+        return {c.name: why for c in target_collections(settings, names) if (why := feats.refusal(c))}
+
+
 def _refresh_copies(client, name: str) -> None:
     """Read back the search copies a collection lacks (copies.py); a failure costs speed, not answers."""
     try:

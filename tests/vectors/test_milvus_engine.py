@@ -16,7 +16,7 @@ from tests.vectors.vechelpers import BGE, BM25, CLIP, MINILM, REPO, fresh_dir, m
 
 from pipeline.read import Reader
 from pipeline.vectors import check, encode_papers, milvus, server
-from pipeline.vectors.stage import rebuild, remove_papers
+from pipeline.vectors.stage import rebuild, refusals, remove_papers
 
 QUESTIONS = REPO / "tests" / "data" / "corpus_questions.jsonl"
 
@@ -89,7 +89,7 @@ def test_server_layout_partition_key_and_refusals(on_server):
         assert indexes["pdf_id"] == ("INVERTED" if feats.release[:2] >= server.INVERTED_MIN else "Trie")
         assert indexes["page_number"] in ("INVERTED", "STL_SORT")
         assert milvus.count(client, BGE) == by_name[BGE].vectors_inserted
-    assert server.refusals(settings) == ({} if feats.sparse else {BM25: by_name[BM25].message})
+    assert refusals(settings) == ({} if feats.sparse else {BM25: by_name[BM25].message})
 
 
 def test_server_lifecycle_check_reencode_delete_rebuild_read_api_agent(on_server, tmp_path):
