@@ -517,6 +517,7 @@ def main() -> None:
     sv = sub.add_parser("server", help="the same library on a real Milvus server (bench/scale_server.py)")
     sv.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[300_000])
     sv.add_argument("--milvus-uri", default=None, help="a running server; default: start the embedded `milvus` one")
+    sv.add_argument("--server-pid", type=int, default=None, help="with --milvus-uri: the server process, for its RSS")
     g = sub.add_parser("ledger", help="the BM25 ledger alone (df lookup, storing a paper's statistics)")
     g.add_argument("--papers", type=lambda s: [int(x) for x in s.split(",")], default=[1_000, 10_000, 50_000])
     for p in (v, c, d, g, sv):

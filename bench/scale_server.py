@@ -5,7 +5,8 @@ server-built HNSW; docs/scale.md), and measured beside numpy's exact search over
     nice .venv/bin/python bench/scale.py server --sizes 300000 [--milvus-uri http://host:19530] [--json out.json]
 
 Without --milvus-uri an embedded Milvus standalone (PyPI `milvus`, the package the tests use) is started under
---workdir for the run and stopped after; its process tree's RSS is the memory figure (with a URI: not measured).
+--workdir for the run and stopped after; its process tree's RSS is the memory figure (with a URI: that of
+--server-pid, when given).
 Per size, in a database of its own (dropped after): insert rate (dense; BM25 too where the server holds sparse
 vectors, >= 2.4), flush + index build + load, per-paper dense search (`pdf_id ==`, partition-key pruning) and
 library-wide dense search p50/p95 over the corpus questions' count (random unit query vectors: latency only; hits of
@@ -59,10 +60,14 @@ def run_server(args) -> list[dict]:
     if not uri:
         from milvus import MilvusServer
 
-        started = MilvusServer()
+        started = MilvusServer(wait_for_started=False)
         started.set_base_dir(tempfile.mkdtemp(prefix="pbmilvus-", dir=args.workdir))
+        from tests.milvus_engine import _own_etcd_ports  # a free etcd peer port: other embedded servers may run
+
+        _own_etcd_ports(started)
         t0 = time.perf_counter()
         started.start()
+        started.wait_started(timeout=600_000)  # its own default gives up after 180 s (a loaded machine needs more)
         print(json.dumps({"server_start_s": round(time.perf_counter() - t0, 1), "load": load_avg()}), flush=True)
         uri = f"http://127.0.0.1:{started.listen_port}"
     try:
@@ -70,7 +75,7 @@ def run_server(args) -> list[dict]:
         questions = [json.loads(line)["question"] for line in Path(args.questions).read_text().splitlines() if line.strip()]
         out = []
         for n in args.sizes:
-            res = measure_one(uri, n, synth, questions, started)
+            res = measure_one(uri, n, synth, questions, started.server_proc.pid if started else args.server_pid)
             out.append(res)
             print(json.dumps(res), flush=True)
         return out
@@ -79,13 +84,12 @@ def run_server(args) -> list[dict]:
             started.stop()
 
 
-def measure_one(root: str, n: int, synth: Synth, questions: list[str], started) -> dict:
+def measure_one(root: str, n: int, synth: Synth, questions: list[str], pid: int | None) -> dict:
     admin = _client(root)
     db = "pbscale_" + uuid.uuid4().hex[:8]
     admin.create_database(db)
     client = _client(f"{root}/{db}")
     feats = server.features(client)
-    pid = started.server_proc.pid if started is not None else None
     res: dict = {"vectors": n, "papers": max(1, n // PER_PAPER), "server": feats.version, "load": load_avg()}
     try:
         _measure(client, n, synth, questions, feats, res, pid)
