@@ -3,6 +3,7 @@ given sizes, measured beside a numpy brute-force baseline over the same vectors 
 
     nice .venv/bin/python bench/scale.py vectors --sizes 100000,300000,1000000 [--index HNSW|FLAT] [--shards 0] [--no-copies] [--json out.json]
     nice .venv/bin/python bench/scale.py cli --sizes 300000 --source DATA_DIR/paperbase.duckdb
+    nice .venv/bin/python bench/scale.py server --sizes 300000 [--milvus-uri http://host:19530]   (bench/scale_server.py)
     nice .venv/bin/python bench/scale.py duckdb --papers 1000,10000 --source /path/to/paperbase.duckdb
     nice .venv/bin/python bench/scale.py ledger --papers 1000,10000,50000
 
@@ -513,9 +514,13 @@ def main() -> None:
     c = sub.add_parser("cli", help="`paperbase search` end to end and a long-lived Reader on a grown store (--source)")
     c.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[300_000])
     c.add_argument("--shards", type=int, default=milvus.SHARDS)
+    sv = sub.add_parser("server", help="the same library on a real Milvus server (bench/scale_server.py)")
+    sv.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=[300_000])
+    sv.add_argument("--milvus-uri", default=None, help="a running server; default: start the embedded `milvus` one")
+    sv.add_argument("--server-pid", type=int, default=None, help="with --milvus-uri: the server process, for its RSS")
     g = sub.add_parser("ledger", help="the BM25 ledger alone (df lookup, storing a paper's statistics)")
     g.add_argument("--papers", type=lambda s: [int(x) for x in s.split(",")], default=[1_000, 10_000, 50_000])
-    for p in (v, c, d, g):
+    for p in (v, c, d, g, sv):
         p.add_argument("--source", type=Path, default=None, help="an ingested paperbase.duckdb (texts, rows to replicate)")
         p.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
         p.add_argument("--questions", default=str(Path(__file__).resolve().parents[1] / "tests/data/corpus_questions.jsonl"))
@@ -526,6 +531,10 @@ def main() -> None:
         out = run_vectors(args)
     elif args.cmd == "cli":
         out = run_cli(args)
+    elif args.cmd == "server":
+        from scale_server import run_server  # bench/ is on sys.path when this script runs
+
+        out = run_server(args)
     elif args.cmd == "ledger":
         from scale_duckdb import run_ledger  # bench/ is on sys.path when this script runs
 

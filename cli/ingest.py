@@ -102,6 +102,9 @@ def ingest(
     stages: Annotated[str, typer.Option("--stages", envvar="PAPERBASE_STAGES",
                                          help="Stages after parse + store: comma list of summarize,encode, or 'none'.")] = "summarize,encode",
     as_json: JsonFlag = False,
+    milvus_uri: Annotated[str | None, typer.Option("--milvus-uri", envvar="PAPERBASE_VECTORS__MILVUS_URI",
+                                                   help="Milvus server for the encode stage, e.g. http://host:19530. "
+                                                   "[default: Milvus Lite under the data dir]")] = None,
 ) -> None:
     """Parse new or changed PDFs into the eight-table DuckDB database (unchanged files are skipped), then fill
     summaries and encode vectors for what changed. Exit 0 only when every file and stage succeeded, 1 otherwise."""
@@ -110,7 +113,10 @@ def ingest(
     from pipeline.ingest import ensure_writable
 
     stage_names = _stage_list(stages)
-    settings = settings_for(data_dir, workers=workers, parse={"backend": backend} if backend else None)
+    settings = settings_for(data_dir, workers=workers, parse={"backend": backend} if backend else None,
+                            vectors={"milvus_uri": milvus_uri} if milvus_uri else None)
+    if "encode" in stage_names:
+        _refuse_what_the_server_cannot_hold(settings)
     ensure_writable(settings.data_dir)  # a read-only data dir is said at once, before Prefect starts
     if _uses_flow(folder, settings, force=force, retry_failed=retry_failed):
         from flows.runner import run_ingest
@@ -147,6 +153,18 @@ def ingest(
                           highlight=False, soft_wrap=True)
     if problems or unfinished or not stages_ok:
         raise typer.Exit(1)
+
+
+def _refuse_what_the_server_cannot_hold(settings) -> None:
+    """On a Milvus server, ask it before parsing anything whether it can hold every enabled collection (sparse BM25
+    vectors need 2.4): one line each for those it cannot, and exit 2, rather than parse a folder and then fail."""
+    from pipeline.vectors.stage import refusals
+
+    refused = refusals(settings)
+    for why in refused.values():
+        console.print(f"[red]refused[/]: {escape(why)}", highlight=False, soft_wrap=True)
+    if refused:
+        raise typer.Exit(2)
 
 
 _LIVE = {"ok", "partial", "duplicate"}

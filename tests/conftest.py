@@ -99,3 +99,70 @@ def milvus_server(tmp_path):
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+MILVUS_ENGINE_TIMEOUT = 450.0  # seconds to wait for the real server (21 s idle; over 180 s on a loaded 2-core machine)
+
+
+@pytest.fixture(scope="session")
+def milvus_engine_root(tmp_path_factory) -> str:
+    """A real Milvus standalone server (PyPI `milvus`, the C++ engine) on loopback, started once per test run and
+    shared by pytest-xdist's workers (tests/milvus_engine.py); its base URI. PAPERBASE_TEST_MILVUS_URI names a server
+    already running instead. Skips with the reason where none can start (the `milvus` package is not installed,
+    a platform it has no binary for, no free port)."""
+    import os
+    import sys
+
+    given = os.environ.get("PAPERBASE_TEST_MILVUS_URI")
+    if given:
+        return given.rstrip("/")
+    try:
+        import milvus  # noqa: F401
+    except ImportError:
+        pytest.skip("the `milvus` package (embedded Milvus server) is not installed: part of the [test] extra (./run-tests installs it)")
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp().parent if os.environ.get("PYTEST_XDIST_WORKER") else \
+        tmp_path_factory.getbasetemp()
+    ready = shared / "milvus-engine.uri"
+    watch = os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else os.getpid()
+    with FileLock(str(shared / "milvus-engine.lock")):
+        if not ready.exists() and not (shared / "milvus-engine.started").exists():
+            (shared / "milvus-engine.started").write_text(str(watch))
+            subprocess.Popen([sys.executable, str(REPO / "tests" / "milvus_engine.py"), str(shared / "milvus-engine"),
+                              str(ready), str(watch)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    deadline = time.monotonic() + MILVUS_ENGINE_TIMEOUT
+    while not ready.exists():
+        if time.monotonic() > deadline:
+            pytest.skip(f"the embedded Milvus server did not start within {MILVUS_ENGINE_TIMEOUT:.0f} s")
+        time.sleep(0.5)
+    line = ready.read_text().splitlines()[0]
+    if line.startswith("error:"):
+        pytest.skip(f"the embedded Milvus server could not start: {line[6:].strip()}")
+    return line
+
+
+@pytest.fixture
+def milvus_engine(milvus_engine_root, request) -> str:
+    """A URI on the real Milvus server naming a database of this test's own (the server is shared by the session;
+    Milvus 2.3 allows 64 databases), dropped with everything in it afterwards."""
+    import re
+    import uuid
+
+    from pymilvus import MilvusClient
+
+    db = "t_" + re.sub(r"\W", "_", request.node.name)[:40] + "_" + uuid.uuid4().hex[:6]
+    admin = MilvusClient(uri=milvus_engine_root)
+    admin.create_database(db)
+    yield f"{milvus_engine_root}/{db}"
+    try:
+        scoped = MilvusClient(uri=f"{milvus_engine_root}/{db}")
+        for name in scoped.list_collections():
+            for alias in scoped.list_aliases(name).get("aliases", []):
+                scoped.drop_alias(alias)
+            scoped.drop_collection(name)
+        scoped.close()
+        admin.drop_database(db)
+    finally:
+        admin.close()

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from pipeline.results import RetryableError
 
-__all__ = ["VectorError", "ModelUnavailable", "StoreLocked", "UnknownCollection", "CollectionGone", "one_line"]
+__all__ = ["VectorError", "ModelUnavailable", "StoreLocked", "UnknownCollection", "CollectionGone", "ServerTooOld",
+           "one_line"]
 
 
 class VectorError(RuntimeError):
@@ -20,6 +21,10 @@ class StoreLocked(VectorError, RetryableError):
 
 class UnknownCollection(VectorError):
     """The collection is not defined in schemas/vectorstore.json or does not exist in Milvus."""
+
+
+class ServerTooOld(VectorError):
+    """The Milvus server lacks a feature a collection needs (e.g. sparse vectors before 2.4); names the minimum."""
 
 
 class CollectionGone(UnknownCollection):

@@ -583,6 +583,12 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
     collection exists (existing(), layout()) only once every shard does."""
     if shards and buckets != PAPER_BUCKETS:
         raise ValueError(f"a sharded collection has {PAPER_BUCKETS} paper buckets")
+    from pipeline.vectors import server
+
+    if server.is_server(client) and shards == SHARDS and buckets == PAPER_BUCKETS \
+            and not server.features(client).lite_engine:
+        _create_on_server(client, coll, dim)
+        return
     schema, index = _schema(client, coll, dim)
     names = [shard_name(coll.name, s, shards) for s in range(shards)] if shards else [coll.name]
     have = {n for n in names if client.has_collection(n)}
@@ -611,6 +617,28 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
     if shards:
         _empty_copies(client, coll.name, [n for n in names if n not in have], coll.is_sparse,
                       None if coll.is_sparse else int(dim or coll.field("vector").raw["dim"]))
+
+
+def _create_on_server(client, coll: Collection, dim: int | None) -> None:
+    """A server's layout (server.py): one collection under the schema name, `pdf_id` its partition key, the schema's
+    indexes as the server can build them; refused with one line when the server cannot hold it at all."""
+    from pipeline.vectors import server
+    from pipeline.vectors.errors import ServerTooOld
+
+    feats = server.features(client)
+    why = feats.refusal(coll)
+    if why:
+        raise ServerTooOld(why)
+    schema, index = _schema(client, coll, dim, feats)
+    if not client.has_collection(coll.name):  # a create stopped before its indexes is completed, not recreated
+        kw = {"num_partitions": server.PARTITIONS} if feats.partition_key else {}
+        client.create_collection(coll.name, schema=schema, **kw)
+    if not client.list_indexes(coll.name):
+        client.create_index(coll.name, index, sync=False)
+    client.load_collection(coll.name)
+    client.__dict__.setdefault("paperbase_loaded", set()).add(coll.name)
+    for key in ("paperbase_layouts", "paperbase_text"):
+        client.__dict__.get(key, {}).pop(coll.name, None)
 
 
 def _remove_damaged(client, shard: str) -> bool:
@@ -660,7 +688,9 @@ def _clear_leftovers(client, shards: list[str]) -> None:
             shutil.rmtree(folder)
 
 
-def _schema(client, coll: Collection, dim: int | None):
+def _schema(client, coll: Collection, dim: int | None, feats=None):
+    """The pymilvus schema and index parameters of `coll`. `feats` (server.Features): a server's layout, `pdf_id` the
+    partition key, scalar index types the server supports."""
     from pymilvus import DataType, MilvusClient
 
     schema = MilvusClient.create_schema(auto_id=False, enable_dynamic_field=False, description=coll.description[:255])
@@ -670,6 +700,8 @@ def _schema(client, coll: Collection, dim: int | None):
         kw: dict = {}
         if f.is_primary:
             kw["is_primary"] = True
+        if feats is not None and feats.partition_key and f.name == "pdf_id":
+            kw["is_partition_key"] = True
         if f.dtype == "VARCHAR":
             kw["max_length"] = int(f.raw.get("max_length", 512))
         if "default_value" in f.raw:  # rows written without it (older writers, benchmarks) get this
@@ -681,8 +713,12 @@ def _schema(client, coll: Collection, dim: int | None):
             kw["max_capacity"] = int(f.raw.get("max_capacity", 4))
         schema.add_field(f.name, getattr(DataType, f.dtype), **kw)
     index = client.prepare_index_params()
+    dtypes = {f.name: f.dtype for f in coll.fields}
     for i in coll.indexes:
-        kw = {"index_type": i.index_type}
+        kind = i.index_type if feats is None else feats.scalar_index(i.index_type, dtypes.get(i.field_name, ""))
+        if kind is None:
+            continue
+        kw = {"index_type": kind}
         if i.metric_type:
             kw["metric_type"] = i.metric_type
         if i.params:

@@ -167,6 +167,9 @@ def _distinct_hits(client, coll, vector, expr: str, limit: int, fields: list[str
         hits = [Hit(float(r["distance"]), *(r["entity"][f] for f in milvus.META_FIELDS), bbox=r["entity"].get("bbox"),
                     text=r["entity"].get(milvus.TEXT_FIELD) or None)  # '' = not stored (too long): joined later
                 for r in raw]
+        if windowed:  # equal scores (cells with the same text) in one order on every engine: Lite, copies, server
+            sign = -1.0 if milvus._larger_is_better(params) else 1.0
+            hits.sort(key=lambda h: (sign * round(h.score, 6), h.table_name, h.column_name, h.primary_key))
         out = fusion.distinct(hits)
         if len(out) >= limit or len(raw) < min(fetch, milvus.MAX_QUERY) or fetch >= milvus.MAX_QUERY:
             return out[:limit]

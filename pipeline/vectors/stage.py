@@ -131,6 +131,7 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
         return report
     try:
         with milvus.connect(settings) as client:
+            loaded = _refuse_unsupported(client, loaded)
             for coll, enc, rep in loaded:
                 started = time.perf_counter()
                 try:
@@ -147,6 +148,37 @@ def encode_papers(settings, paper_ids: list[str] | None = None, *, collections: 
         report.errors.append(str(exc))
         report.unreachable = is_transient(exc)
     return report
+
+
+def _refuse_unsupported(client, loaded: list) -> list:
+    """On a Milvus server, skip (before any work, with one line naming the minimum version) the collections the
+    server cannot hold (server.py); the others go on."""
+    from pipeline.vectors import server
+
+    if not server.is_server(client):
+        return loaded
+    feats = server.features(client)
+    kept = []
+    for coll, enc, rep in loaded:
+        why = feats.refusal(coll)
+        if why:
+            rep.status, rep.message = Status.SKIPPED, why
+            log.warning("skipping %s", why)
+        else:
+            kept.append((coll, enc, rep))
+    return kept
+
+
+def refusals(settings, names: list[str] | None = None) -> dict[str, str]:
+    """Collections (default: the enabled ones) the configured Milvus server cannot hold, each with its one-line reason
+    (server.py); empty on the embedded default. One version RPC: what `ingest` asks before parsing."""
+    if not settings.vectors.milvus_uri:
+        return {}
+    from pipeline.vectors import server
+
+    with milvus.connect(settings) as client:
+        feats = server.features(client)
+        return {c.name: why for c in target_collections(settings, names) if (why := feats.refusal(c))}
 
 
 def _refresh_copies(client, name: str) -> None:
