@@ -10,6 +10,10 @@ DEFAULTS = {
     # The ephemeral server runs migrations on first start; on 2 busy cores that took 30-40 s here.
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
     "PREFECT_UI_SHOW_PROMOTIONAL_CONTENT": "false",
+    # Run and task INFO lines ("Task run 'ingest x.pdf' - Finished in state Completed()") went to the terminal and
+    # broke into the live progress rows. The console handler now shows warnings and errors only; the API handler keeps
+    # every level, so a run's log stays complete in the Prefect UI / `prefect flow-run logs`.
+    "PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL": "WARNING",
 }
 
 
