@@ -188,20 +188,20 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
             console.print(f"{name}: {row['raster_tables']} table(s) printed as images: no cells extracted", highlight=False)
 
 
-def _status_table(rows: list[dict], title: str) -> Table:
+def _status_table(rows: list[dict], title: str, width: int | None = None) -> Table:
     """file | title over paper_id | status, in 80 columns: the id sits whole on its own line (never folded, so it can
     be copied), the title and file name are cut with an ellipsis to what is left, the full path is in --json."""
     from rich.text import Text
 
     names = [shown(Path(r["path"]).name) for r in rows]
     status_w = max([7, *(len(r["status"]) for r in rows)])
-    room = max(console.width, 80) - 3 - status_w  # three one-space column gaps
+    room = max(width or console.width, 80) - 7 - status_w  # the left pads (3) and the box's edges and dividers (4)
     file_w = min(max([4, *map(len, names)]), max(16, room - 36 - 24, 24 if room < 100 else 40))
     title_w = max(36, min(room - file_w, max([16, *(len(r["title"] or "") for r in rows)])))
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0, 0, 1))
-    table.add_column("file", no_wrap=True, overflow="ellipsis", width=file_w)
-    table.add_column("title / paper_id", no_wrap=True, overflow="ellipsis", width=title_w)
-    table.add_column("status", no_wrap=True, width=status_w)
+    table.add_column("file", no_wrap=True, overflow="ellipsis", width=file_w + 1)
+    table.add_column("title / paper_id", no_wrap=True, overflow="ellipsis", width=title_w + 1)
+    table.add_column("status", no_wrap=True, width=status_w + 1)
     for row in rows:
         paper = Text(row["title"] or "(no title)", style="" if row["title"] else "dim")
         paper.append("\n" + (row["paper_id"] or "-"), style="dim")
