@@ -44,15 +44,27 @@ def _print_errors(results) -> None:
 
 
 def _uses_flow(folder: Path, settings, *, force: bool, retry_failed: bool) -> bool:
-    """Whether this ingest runs as a Prefect flow run: yes, unless PAPERBASE_RUNNER=library or the plan finds nothing
-    new or changed (then Prefect is not even started and the plain runner reports the skips)."""
+    """Whether this ingest runs as a Prefect flow run (docs/deploy.md, "One-off ingests").
+
+    PAPERBASE_RUNNER=library: never; =prefect: always (Prefect's ephemeral server when none is configured). Unset:
+    when a Prefect server is there to record it (PREFECT_API_URL, or the local server of a running `paperbase serve`
+    of this data dir), so the run shows in its UI beside the scheduled ones; otherwise the same runner runs in-process.
+    A temporary server for one run cost 25-30 s of a one-PDF ingest (starting, migrating, stopping) and kept no
+    history anyone could look at once it stopped. Never when the plan finds nothing new or changed."""
     import os
 
+    from flows.env import configured_api
     from pipeline.ingest import plan, scan
     from pipeline.store import Store
 
-    if os.environ.get("PAPERBASE_RUNNER", "").lower() == "library":
+    runner = os.environ.get("PAPERBASE_RUNNER", "").lower()
+    if runner == "library":
         return False
+    if runner != "prefect":
+        url = configured_api(settings.data_dir)
+        if not url:
+            return False
+        os.environ["PREFECT_API_URL"] = url  # read by Prefect when flows.runner imports it
     todo, _ = plan(Store(settings.duckdb_path), scan(folder), force=force, retry_failed=retry_failed)
     return bool(todo)
 
