@@ -20,6 +20,26 @@ from cli.common import app, console
 from cli.errors import INTERRUPTED, TERMINATED, USAGE, classify, data_dir_of, debug_requested, write_log
 
 
+# Third-party output that would break into the live display: progress bars (transformers' "Loading weights", any
+# tqdm, huggingface_hub) and advisory notes. Set before those libraries load, and inherited by parser processes; a
+# value the user exported wins.
+QUIET_ENV = {
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1",  # transformers reads it too (transformers.utils.logging._tqdm_active)
+    "TQDM_DISABLE": "1",  # tqdm takes TQDM_* environment variables as its defaults
+    "TRANSFORMERS_VERBOSITY": "error",
+    "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1",
+    "ORT_LOGGING_LEVEL": "3",  # onnxruntime: errors only
+}
+
+
+def _quiet_libraries() -> None:
+    for key, value in QUIET_ENV.items():
+        os.environ.setdefault(key, value)
+    for name in ("transformers", "huggingface_hub", "pymilvus", "onnxruntime", "sentence_transformers", "httpx",
+                 "urllib3", "filelock", "milvus_lite"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
 def _show_warnings() -> None:
     """paperbase's own warnings (a lock wait, a skipped model) reach stderr as plain lines."""
     logger = logging.getLogger("paperbase")
@@ -53,6 +73,7 @@ def _on_sigint(signum, frame) -> None:
 def main(argv: list[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     debug = debug_requested(args)
+    _quiet_libraries()
     _show_warnings()
     if threading.current_thread() is threading.main_thread():
         # only where the signal has its default effect: a run started with a signal ignored (nohup, `cmd &` in a

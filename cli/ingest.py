@@ -44,15 +44,27 @@ def _print_errors(results) -> None:
 
 
 def _uses_flow(folder: Path, settings, *, force: bool, retry_failed: bool) -> bool:
-    """Whether this ingest runs as a Prefect flow run: yes, unless PAPERBASE_RUNNER=library or the plan finds nothing
-    new or changed (then Prefect is not even started and the plain runner reports the skips)."""
+    """Whether this ingest runs as a Prefect flow run (docs/deploy.md, "One-off ingests").
+
+    PAPERBASE_RUNNER=library: never; =prefect: always (Prefect's ephemeral server when none is configured). Unset:
+    when a Prefect server is there to record it (PREFECT_API_URL, or the local server of a running `paperbase serve`
+    of this data dir), so the run shows in its UI beside the scheduled ones; otherwise the same runner runs in-process.
+    A temporary server for one run cost 25-30 s of a one-PDF ingest (starting, migrating, stopping) and kept no
+    history anyone could look at once it stopped. Never when the plan finds nothing new or changed."""
     import os
 
+    from flows.env import configured_api
     from pipeline.ingest import plan, scan
     from pipeline.store import Store
 
-    if os.environ.get("PAPERBASE_RUNNER", "").lower() == "library":
+    runner = os.environ.get("PAPERBASE_RUNNER", "").lower()
+    if runner == "library":
         return False
+    if runner != "prefect":
+        url = configured_api(settings.data_dir)
+        if not url:
+            return False
+        os.environ["PREFECT_API_URL"] = url  # read by Prefect when flows.runner imports it
     todo, _ = plan(Store(settings.duckdb_path), scan(folder), force=force, retry_failed=retry_failed)
     return bool(todo)
 
@@ -184,6 +196,7 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
     records = store.ledger()
     states = paper_states(settings, {r.paper_id for r in records.values() if r.paper_id and r.status in ("ok", "partial")})
     raster = _raster_tables(store)
+    titles = {r["pid"]: r["title"] for r in store.query("SELECT CAST(paper_id AS VARCHAR) AS pid, title FROM metadata")}
     rows = []
     for r in records.values():
         state, error = r.status, r.error
@@ -191,19 +204,40 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
             state, error = "missing", f"file is gone (was {r.status}); `paperbase prune` forgets it"
         elif r.status == "ok" and r.paper_id in states and not states[r.paper_id].finished:
             state, error = "partial", states[r.paper_id].describe()
-        rows.append({"path": r.path, "paper_id": r.paper_id, "status": state, "error": error,
-                     "raster_tables": raster.get(r.paper_id, 0)})
+        rows.append({"path": r.path, "paper_id": r.paper_id, "title": titles.get(r.paper_id), "status": state,
+                     "error": error, "raster_tables": raster.get(r.paper_id, 0)})
     if as_json:
         print_jsonl(rows)
         return
-    table = Table(title=f"{len(rows)} PDF(s) in {settings.duckdb_path}")
-    for col in ("path", "paper_id", "status", "error", "notes"):
-        table.add_column(col, overflow="fold")
+    console.print(_status_table(rows, f"{len(rows)} PDF(s) in {shown(str(settings.duckdb_path))}"))
+    for row in rows:  # reasons and notes under the table, one line each (as ingest prints them): no column to squeeze
+        name = escape(shown(Path(row["path"]).name))
+        if row["error"]:
+            console.print(f"[{_STYLE.get(row['status'], 'white')}]{name}[/]: {escape(row['error'])}", highlight=False)
+        if row["raster_tables"]:
+            console.print(f"{name}: {row['raster_tables']} table(s) printed as images: no cells extracted", highlight=False)
+
+
+def _status_table(rows: list[dict], title: str, width: int | None = None) -> Table:
+    """file | title over paper_id | status, in 80 columns: the id sits whole on its own line (never folded, so it can
+    be copied), the title and file name are cut with an ellipsis to what is left, the full path is in --json."""
+    from rich.text import Text
+
+    names = [shown(Path(r["path"]).name) for r in rows]
+    status_w = max([7, *(len(r["status"]) for r in rows)])
+    room = max(width or console.width, 80) - 7 - status_w  # the left pads (3) and the box's edges and dividers (4)
+    file_w = min(max([4, *map(len, names)]), max(16, room - 36 - 24, 24 if room < 100 else 40))
+    title_w = max(36, min(room - file_w, max([16, *(len(r["title"] or "") for r in rows)])))
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0, 0, 1))
+    table.add_column("file", no_wrap=True, overflow="ellipsis", width=file_w + 1)
+    table.add_column("title / paper_id", no_wrap=True, overflow="ellipsis", width=title_w + 1)
+    table.add_column("status", no_wrap=True, width=status_w + 1)
     for row in rows:
-        notes = (f"{row['raster_tables']} table(s) printed as images: no cells extracted" if row["raster_tables"] else "")
-        table.add_row(escape(shown(row["path"])), row["paper_id"] or "", f"[{_STYLE.get(row['status'], 'white')}]{row['status']}[/]",
-                      escape(row["error"] or ""), notes)
-    console.print(table)
+        paper = Text(row["title"] or "(no title)", style="" if row["title"] else "dim")
+        paper.append("\n" + (row["paper_id"] or "-"), style="dim")
+        table.add_row(Text(shown(Path(row["path"]).name)), paper,
+                      f"[{_STYLE.get(row['status'], 'white')}]{row['status']}[/]")
+    return table
 
 
 def _raster_tables(store) -> dict[str, int]:

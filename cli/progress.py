@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn
 from rich.table import Column, Table
 from rich.text import Text
 
@@ -27,6 +27,35 @@ class _Rate(ProgressColumn):
         speed = task.finished_speed or task.speed or task.fields.get("rate")  # the row's mean when rich has no samples
         unit = task.fields.get("unit", "cells")
         return Text(f"{speed:,.1f} {unit}/s" if speed else f"- {unit}/s", style="progress.data.speed")
+
+
+class _Eta(ProgressColumn):
+    """Time left from the row's mean rate since it started (known from the first batch on), counting down between
+    updates: rich's own column needs two samples inside its 30 s window and showed -:--:-- through a long encode
+    whose batches come minutes apart."""
+
+    def render(self, task) -> Text:
+        rate, at = task.fields.get("rate"), task.fields.get("at")
+        if task.finished or not rate or task.total is None or at is None:
+            return Text("-:--:--" if not task.finished else "0:00:00", style="progress.remaining")
+        left = max(0.0, (task.total - task.completed) / rate - (time.perf_counter() - at))
+        minutes, seconds = divmod(int(left + 0.5), 60)
+        hours, minutes = divmod(minutes, 60)
+        return Text(f"{hours}:{minutes:02d}:{seconds:02d}", style="progress.remaining")
+
+
+class _Held(logging.Handler):
+    """Keeps paperbase's warnings while the live rows are drawn (a long line printed under them was cut by the next
+    redraw); they are printed once, in order and without repeats, after the rows."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        line = record.getMessage()
+        if line not in self.lines:
+            self.lines.append(line)
 
 
 @dataclass
@@ -47,7 +76,7 @@ class StageProgress:
         fixed = lambda width: Column(no_wrap=True, min_width=width)  # noqa: E731  (numbers never squeezed)
         self.bar = Progress(TextColumn("[bold]{task.fields[stage]}", table_column=fixed(9)), BarColumn(bar_width=12),
                             MofNCompleteColumn(table_column=fixed(11)), _Rate(table_column=fixed(18)),
-                            TextColumn("ETA", table_column=fixed(3)), TimeRemainingColumn(table_column=fixed(7)),
+                            TextColumn("ETA", table_column=fixed(3)), _Eta(table_column=fixed(7)),
                             TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", min_width=8)),
                             console=Console(file=stream), disable=not self.live, transient=False)
         self.clocks: dict[str, _Clock] = {}
@@ -59,6 +88,7 @@ class StageProgress:
         from pipeline.vectors.progress import reporting as encode_reporting
 
         if self.live:
+            self._hold_warnings()  # registered first, so it runs last: after the rows have stopped
             self._stack.enter_context(self.bar)
             self._stack.enter_context(encode_reporting(self.encode))
             self._stack.enter_context(summarize_reporting(self.summarize))
@@ -67,6 +97,23 @@ class StageProgress:
             logger.setLevel(max(level, logging.WARNING))  # the rows replace the per-batch info lines
             self._stack.callback(logger.setLevel, level)
         return self
+
+    def _hold_warnings(self) -> None:
+        """Route the "paperbase" logger's lines into a buffer for the display's duration, print them after it."""
+        logger, held = logging.getLogger("paperbase"), _Held()
+        handlers = list(logger.handlers)
+        for h in handlers:
+            logger.removeHandler(h)
+        logger.addHandler(held)
+
+        def release() -> None:
+            logger.removeHandler(held)
+            for h in handlers:
+                logger.addHandler(h)
+            for line in held.lines:
+                self.bar.console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+        self._stack.callback(release)
 
     def __exit__(self, *exc) -> None:
         self._stack.close()
@@ -80,7 +127,8 @@ class StageProgress:
         clock = self.clocks[key]
         clock.ended, clock.done = now, done
         rate = done / (now - clock.started) if now > clock.started else None
-        self.bar.update(self._tasks[key], completed=done, total=total or None, description=description, rate=rate)
+        self.bar.update(self._tasks[key], completed=done, total=total or None, description=description, rate=rate,
+                        at=now)
 
     # the callbacks the pipeline calls
     def parse_start(self, total: int) -> None:

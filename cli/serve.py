@@ -30,3 +30,7 @@ def serve(
     console.print(f"watching {', '.join(str(f) for f in folders)} ({'cron ' + cron if cron else f'every {interval:g}s'}) "
                   f"-> {settings.duckdb_path}")
     serve_flows(folders, settings, cron=cron, interval=interval, name=name, port=port)
+    # Prefect's serve returns only once interrupted (it handles Ctrl-C itself): the documented exit code says so
+    from cli.errors import INTERRUPTED
+
+    raise typer.Exit(INTERRUPTED)

@@ -98,8 +98,13 @@ def check(data_dir: DataDir = None, milvus_uri: MilvusUri = None, collection: Co
     Milvus (files, ids, vectors); exit 1 on mismatches."""
     from pipeline.vectors import check as do_check
 
+    import time
+
     notes: list[str] = []
-    mismatches = do_check(_settings(data_dir, milvus_uri), collection or None, notes, sample=sample)
+    scope: dict = {}
+    t0 = time.perf_counter()
+    mismatches = do_check(_settings(data_dir, milvus_uri), collection or None, notes, sample=sample, scope=scope)
+    seconds = time.perf_counter() - t0
     for note in notes:  # hints, not failures (stderr: --json output stays the mismatches alone)
         console.print(f"note: {note}")
     if as_json:
@@ -108,7 +113,10 @@ def check(data_dir: DataDir = None, milvus_uri: MilvusUri = None, collection: Co
         for m in mismatches:
             console.print(f"{m.collection} {m.pdf_id} {m.table_name}.{m.column_name}: {m.cells} cell(s), "
                           f"{m.vectors} vector(s), {m.duplicates} duplicate(s) — {m.problem}")
-        console.print(f"{len(mismatches)} mismatch(es)")
+        names = scope["collections"]
+        console.print(f"{len(mismatches)} mismatch(es): {scope['papers']:,} paper(s), {scope['cells']:,} DuckDB "
+                      f"cell(s) compared with {len(names)} collection(s) ({', '.join(names) or 'none'}) in "
+                      f"{seconds:.1f} s", highlight=False, soft_wrap=True)
     if mismatches:
         raise typer.Exit(1)
 

@@ -95,6 +95,8 @@ def ingest_folder(folder: str, data_dir: str | None = None, force: bool = False,
 def watch_folders(folders: list[str], data_dir: str | None = None, workers: int | None = None,
                   stages: list[str] | None = None, overrides: dict | None = None) -> dict:
     """Scheduled ingestion: pick up new or changed PDFs in the watched folders (a missing folder is skipped)."""
+    import time
+
     settings = _settings(data_dir, workers, overrides)
     paths: set[Path] = set()
     for folder in folders:
@@ -102,4 +104,37 @@ def watch_folders(folders: list[str], data_dir: str | None = None, workers: int 
             paths.update(scan(Path(folder)))
         else:
             get_run_logger().warning("watched folder %s does not exist (yet); skipped", folder)
-    return ingest_paths(sorted(paths), settings, stages=stages)
+    known, t0 = _known_paths(settings), time.perf_counter()
+    out = ingest_paths(sorted(paths), settings, stages=stages)
+    _say(run_summary(out, known, time.perf_counter() - t0))
+    return out
+
+
+def _known_paths(settings: Settings) -> set[str]:
+    from pipeline.store import Store
+
+    store = Store(settings.duckdb_path)
+    return {str(p) for p in store.ledger()} if store.exists() else set()
+
+
+def run_summary(out: dict, known: set[str], seconds: float) -> str:
+    """One line per scheduled run: new and changed files parsed, failures, unchanged ones, stage trouble, time."""
+    files = out["files"]
+    parsed = [f for f in files if f["status"] not in ("skipped", "failed", "missing")]
+    new = sum(f["path"] not in known for f in parsed)
+    failed = sum(f["status"] == "failed" for f in files)
+    unchanged = sum(f["status"] == "skipped" for f in files)
+    trouble = [f"{name} {o.get('status')}" for name, o in (out.get("stages") or {}).items()
+               if isinstance(o, dict) and o.get("status") not in (None, "ok", "unchanged", "skipped")]
+    return (f"run: {new} new, {len(parsed) - new} changed, {failed} failed, {unchanged} unchanged"
+            f"{'; ' + ', '.join(trouble) if trouble else ''}; took {seconds:.1f} s")
+
+
+def _say(line: str) -> None:
+    """Straight to the terminal of `paperbase serve` (the run's process inherits it): Prefect's console handler shows
+    warnings only (flows/env.py), and this line is the run's news, not a warning. The run log gets it too."""
+    import sys
+    from datetime import datetime
+
+    print(f"{datetime.now():%H:%M:%S} {line}", file=sys.__stderr__, flush=True)
+    get_run_logger().info(line)

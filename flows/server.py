@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 
-from flows.env import prefect_home
+from flows.env import SERVED_API_FILE, prefect_home
 from pipeline.locks import file_lock
 
 
@@ -81,9 +81,12 @@ def prefect_api(log_dir: Path, port: int | None = None, timeout: float = 300.0) 
             _stop(proc)
             raise
     os.environ["PREFECT_API_URL"] = url  # flow-run subprocesses started by the runner inherit it
+    served = log_dir / SERVED_API_FILE  # a one-off `paperbase ingest` of this data dir records its run here too
     try:
+        served.write_text(url)
         with temporary_settings({PREFECT_API_URL: url}):
             yield url
     finally:
         os.environ.pop("PREFECT_API_URL", None)
+        served.unlink(missing_ok=True)
         _stop(proc)

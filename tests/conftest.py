@@ -14,12 +14,38 @@ CORPUS = REPO.parent / "shared" / "corpus"
 SHARED = REPO.parent / "shared"
 CORPUS2 = SHARED / "corpus2"
 
+# Modules that take longest (seconds of a serial run, tests/durations in the README's test note), collected first so
+# that under pytest-xdist (./run-tests runs one worker per core, --dist loadscope) the long ones start at once and the
+# short ones fill the gaps at the end: longest-first keeps the last worker from finishing minutes after the others.
+SLOW_FIRST = [
+    "tests/state/test_kill_and_interrupt.py", "tests/state/test_finished_means_finished.py",
+    "tests/state/test_vanished_files.py", "tests/state/test_readers_and_writers.py", "tests/vectors/test_onnx.py",
+    "tests/flows/test_flow_concurrency.py", "tests/vectors/test_retrieval.py", "tests/vectors/test_bm25_idf.py",
+    "tests/vectors/test_stored_text.py", "tests/vectors/test_index.py", "tests/agent/test_cli.py",
+    "tests/vectors/test_external_kill.py", "tests/flows/test_flow_cli.py", "tests/vectors/test_lifecycle.py",
+    "tests/flows/test_flow_schedule.py", "tests/evaluate/test_mcp.py", "tests/flows/test_flow_ingest.py",
+    "tests/zoo/test_zoo.py",
+]
+
+
+def pytest_collection_modifyitems(config, items):
+    """Slowest modules first (a stable sort: the order inside a module, and of the other modules, is unchanged)."""
+    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def shared_model_cache(tmp_path_factory):
-    """Export the ONNX encoders once per test session, not once per data dir (subprocesses inherit the variable)."""
+    """Export the ONNX encoders once per test run, not once per data dir (subprocesses inherit the variable). Under
+    pytest-xdist the workers share one folder beside their own temp roots: files are written under a per-process
+    temporary name and renamed (pipeline/vectors/onnxenc.py), so two workers exporting at once cannot tear a file."""
     import os
 
-    path = tmp_path_factory.mktemp("onnx-models")
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        path = tmp_path_factory.mktemp("onnx-models")
+    else:
+        path = tmp_path_factory.getbasetemp().parent / "onnx-models"
+        path.mkdir(exist_ok=True)
     os.environ["PAPERBASE_VECTORS__MODEL_CACHE"] = str(path)
     yield path
     os.environ.pop("PAPERBASE_VECTORS__MODEL_CACHE", None)

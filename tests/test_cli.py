@@ -50,7 +50,7 @@ def test_ingest_then_status_json(tmp_path):
     status = runner.invoke(app, ["status", "--json"], env={"PAPERBASE_DATA_DIR": str(data)})
     assert status.exit_code == 0
     objs = _jsonl(status.stdout)
-    assert [set(o) for o in objs] == [{"path", "paper_id", "status", "error", "raster_tables"}] * 2
+    assert [set(o) for o in objs] == [{"path", "paper_id", "title", "status", "error", "raster_tables"}] * 2
     assert sorted(o["status"] for o in objs) == ["failed", "ok"]
     assert [o["raster_tables"] for o in objs] == [0, 0]
 
@@ -83,3 +83,24 @@ def test_doctor_reports_offline_parse_backend_and_tokenizer(tmp_path):
         assert {"mineru tier basic", "mineru tier standard"} <= set(checks)
     else:  # not installed: doctor says how to install it instead of failing
         assert mineru["ok"] is False and "scripts/install-mineru.sh" in mineru["detail"]
+
+
+def test_status_table_fits_80_columns_with_whole_ids():
+    """At 80 columns: a title column, every paper_id on one line (copyable), the status column kept."""
+    import io
+
+    from rich.console import Console
+
+    from cli.ingest import _status_table
+
+    ids = ["aefc023a-ca85-5331-a20b-d467f7be7b2c", "39f7afc4-5c63-5cc3-80e5-ac05cb088940"]
+    rows = [{"path": "/papers/" + "a_rather_long_file_name_of_a_conference_paper_2024.pdf", "paper_id": ids[0],
+             "title": "Recovering from Privacy-Preserving Masking with Large Language Models and Much More", "status": "ok"},
+            {"path": "/papers/short.pdf", "paper_id": ids[1], "title": None, "status": "duplicate"}]
+    out = io.StringIO()
+    Console(file=out, width=80).print(_status_table(rows, "2 PDF(s)", width=80))
+    lines = out.getvalue().splitlines()
+    assert max(len(l) for l in lines) <= 80, out.getvalue()
+    assert all(any(i in l for l in lines) for i in ids)  # whole, never folded
+    assert "title / paper_id" in out.getvalue() and "status" in out.getvalue() and "duplicate" in out.getvalue()
+    assert "Recovering from Privacy" in out.getvalue()

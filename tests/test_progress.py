@@ -68,3 +68,39 @@ def test_summarize_reports_items_to_the_installed_callback(tmp_path):
     with reporting(lambda done, total: calls.append((done, total))):
         summarize_papers(settings_for(tmp_path / "data"))
     assert calls[0] == (0, N_ITEMS) and calls[-1] == (N_ITEMS, N_ITEMS) and len(calls) == N_ITEMS + 1
+
+
+def test_eta_is_known_from_the_first_batch_and_counts_down_between_batches():
+    import time
+
+    from cli.progress import _Eta
+
+    with StageProgress(False, stream=Terminal()) as progress:
+        progress.encode("c", 0, 1000)
+        time.sleep(0.3)
+        progress.encode("c", 100, 1000)  # the first batch: 10 % done
+        task = progress.bar.tasks[0]
+        first = _Eta().render(task).plain
+        time.sleep(1.2)
+        later = _Eta().render(task).plain  # no new batch yet: the estimate still moves
+    assert re.fullmatch(r"\d+:\d\d:\d\d", first) and first != "0:00:00", first
+    assert later < first
+
+
+def test_warnings_during_the_live_rows_are_printed_once_after_them():
+    import logging
+
+    stream = Terminal()
+    logger = logging.getLogger("paperbase")
+    handler = logging.StreamHandler(stream)
+    logger.addHandler(handler)
+    try:
+        with StageProgress(False, stream=stream) as progress:
+            progress.parse_start(1)
+            for _ in range(3):
+                logging.getLogger("paperbase.vectors").warning("skipping a collection: model unavailable")
+            held = stream.getvalue()
+        assert "skipping a collection" not in held  # nothing cut into the rows
+        assert stream.getvalue().count("skipping a collection: model unavailable") == 1
+    finally:
+        logger.removeHandler(handler)

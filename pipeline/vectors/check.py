@@ -31,7 +31,7 @@ COPY_SAMPLE = 64  # vectors compared per shard copy by default (Milvus Lite walk
 
 
 def check(settings, collections: list[str] | None = None, notes: list[str] | None = None,
-          sample: int = COPY_SAMPLE) -> list[Mismatch]:
+          sample: int = COPY_SAMPLE, scope: dict | None = None) -> list[Mismatch]:
     """Mismatches per paper and column for every collection that should hold vectors: one that exists, one the ledger
     says was built, or an enabled collection whose model is available while papers are stored (a collection never
     built, or lost, is reported once; its papers have no vectors).
@@ -39,8 +39,12 @@ def check(settings, collections: list[str] | None = None, notes: list[str] | Non
     `notes`, when given, receives hints that are not mismatches: a BM25 collection created before the stored-text
     field (searches work, reading hit texts from DuckDB; `paperbase rebuild -c NAME` adds the field), a collection
     left out because a rebuild is re-encoding it, and how many search-copy vectors were compared with Milvus's
-    (`sample` per shard; 0: every one)."""
+    (`sample` per shard; 0: every one).
+
+    `scope`, when given, receives what was compared: papers, cells (per modality, of the checked collections) and
+    the collections checked (so `paperbase check` can say what its "0 mismatch(es)" covers)."""
     notes = notes if notes is not None else []
+    scope = scope if scope is not None else {}
     store = Store(settings.duckdb_path)
     with store.reading() as con:
         expected = {m: cells.counts(con, m) for m in ("text", "image")}
@@ -64,6 +68,9 @@ def check(settings, collections: list[str] | None = None, notes: list[str] | Non
                 notes.append(f"{busy or exc}; not checked (run `paperbase check` when it has finished)")
                 continue
             out += found
+            if coll.name in existing:  # a collection never built (model unavailable, nothing owed) compared nothing
+                scope.setdefault("collections", []).append(coll.name)
+                scope.setdefault("modalities", set()).add(coll.modality)
             if copy_check is not None:
                 compared, rows, sampled = compared + copy_check.compared, rows + copy_check.rows, \
                     sampled or copy_check.sampled
@@ -71,6 +78,9 @@ def check(settings, collections: list[str] | None = None, notes: list[str] | Non
         how = (f"a random {compared:,} of {rows:,} vectors compared with Milvus's ({sample} per shard; `--sample 0` "
                f"compares every one)" if sampled else f"all {compared:,} vectors compared with Milvus's")
         notes.append(f"search copies: {how}")
+    scope["papers"] = len(present)
+    scope["cells"] = sum(n for m in scope.pop("modalities", set()) for n in expected[m].values())
+    scope.setdefault("collections", [])
     return out
 
 

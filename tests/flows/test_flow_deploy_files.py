@@ -77,3 +77,13 @@ def _pyproject_deps() -> list[str]:
     import tomllib
 
     return tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+
+
+def test_a_served_run_says_what_it_did_in_one_line():
+    from flows.ingest import run_summary
+
+    out = {"files": [{"path": "/in/a.pdf", "status": "ok"}, {"path": "/in/b.pdf", "status": "partial"},
+                     {"path": "/in/c.pdf", "status": "failed"}, {"path": "/in/d.pdf", "status": "skipped"}],
+           "stages": {"summarize": {"status": "ok"}, "encode": {"status": "failed"}}}
+    line = run_summary(out, known={"/in/b.pdf", "/in/d.pdf"}, seconds=12.34)
+    assert line == "run: 1 new, 1 changed, 1 failed, 1 unchanged; encode failed; took 12.3 s"

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.state.helpers import REPO, env, ingested, pdf_folder, run, snapshot
+from tests.state.helpers import REPO, env, pdf_folder, run, snapshot
 
 DRIVER = """
 import os, signal, sys
@@ -52,8 +52,8 @@ ingest(Path(sys.argv[1]), settings, stages=list(stages.STAGES), stage_runner=run
 
 
 @pytest.fixture(scope="module")
-def clean(tmp_path_factory):
-    return snapshot(ingested(tmp_path_factory.mktemp("clean")) / "data")
+def clean(small_ingested):
+    return snapshot(small_ingested / "data")
 
 
 @pytest.mark.parametrize("where", ["store", "summarize", "between", "encode"])

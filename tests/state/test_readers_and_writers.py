@@ -11,7 +11,6 @@ import time
 import pytest
 
 from tests.state.helpers import REPO, env, run, snapshot
-from tests.state.helpers import ingested as ingested_folder
 
 HOLD = """
 import sys, time
@@ -27,8 +26,8 @@ reader.close()
 
 
 @pytest.fixture(scope="module")
-def ingested(tmp_path_factory):
-    return ingested_folder(tmp_path_factory.mktemp("rw"))
+def ingested(small_ingested):
+    return small_ingested  # copied by each test (_copy), never written
 
 
 def _copy(ingested, tmp_path):

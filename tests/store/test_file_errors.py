@@ -144,7 +144,7 @@ def test_ingest_into_a_read_only_data_dir_says_so_in_one_line(tmp_path):
         (mount / "data").mkdir()
         subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
         for runner in ("library", "flow"):
-            env_runner = {"PAPERBASE_RUNNER": runner} if runner == "library" else {}
+            env_runner = {"PAPERBASE_RUNNER": "library" if runner == "library" else "prefect"}
             done = subprocess.run([str(BIN), "ingest", str(pdfs), "--data-dir", str(mount / "data"), "--stages", "none"],
                                   cwd=tmp_path, capture_output=True, text=True, timeout=300,
                                   env={**os.environ, "PREFECT_HOME": str(tmp_path / "prefect"), **env_runner})
