@@ -437,6 +437,43 @@ def _verification_cost(store: Path, cold_library_search) -> dict:
             "verify_full_s": round(full, 3), "cli_library_after_copy_s": round(after_copy, 3)}
 
 
+def _check_catches_corruption(store: Path, work: Path, exe: Path, env: dict) -> dict:
+    """`paperbase check` (cold, the dense collection) before and after the biggest dense shard's copy had its vector
+    rows reversed in place (same shape, same size: the reported attack), and one cold library-wide search between the
+    two (the damaged shard refused, so it answers from Milvus Lite there). The bench's DuckDB holds other papers than
+    its synthetic store, so `check` also lists those papers; only its search-copy lines are counted here."""
+    import subprocess
+
+    from pipeline.vectors import copies
+
+    def check() -> tuple[float, int, list[str]]:
+        cmd = [str(exe), "check", "--data-dir", str(work), "-c", DENSE, "--json"]
+        t0 = time.perf_counter()
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+        dt = time.perf_counter() - t0
+        if done.returncode not in (0, 1):
+            raise RuntimeError(f"check exited {done.returncode}: {done.stderr[-2000:]}")
+        lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+        return dt, done.returncode, [m["problem"] for m in lines if m["problem"].startswith("search copy of")]
+
+    clean_s, _rc, clean_found = check()
+    roots = [d for d in copies.copies_dir(store).iterdir() if d.name.startswith(DENSE) and (d / copies.CURRENT).exists()]
+    root = max(roots, key=lambda d: sum(f.stat().st_size for f in d.rglob("dense.npy")))
+    array = root / json.loads((root / copies.CURRENT).read_text())["version"] / "dense.npy"
+    rows = np.load(array)
+    np.save(array, rows[::-1].copy())  # np.save truncates and rewrites the same file: same inode, shape and size
+    cmd = [str(exe), "search", "attention mechanism", "--data-dir", str(work), "--json"]
+    t0 = time.perf_counter()
+    after = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+    search_s = time.perf_counter() - t0
+    damaged_s, rc, found = check()
+    return {"check_clean_s": round(clean_s, 2), "check_clean_copy_problems": len(clean_found),
+            "corrupted_shard": root.name, "corrupted_rows": int(rows.shape[0]),
+            "cli_library_after_corruption_s": round(search_s, 3), "cli_library_after_corruption_rc": after.returncode,
+            "check_corrupted_s": round(damaged_s, 2), "check_corrupted_rc": rc, "check_corrupted_found": found,
+            "check_detects_corruption": rc == 1 and len(found) == 1 and root.name in found[0] and not clean_found}
+
+
 def run_cli(args) -> list[dict]:
     """`paperbase search` end to end on a grown store: a data dir holding a copy of an ingested DuckDB (texts, BM25
     statistics) and a synthetic Milvus store of N vectors under the schema's names; the CLI cold (interpreter start,
@@ -493,6 +530,8 @@ def run_cli(args) -> list[dict]:
                 res["reader_hybrid_paper_p50_ms"], res["reader_hybrid_paper_p95_ms"] = pct(per, 0.5), pct(per, 0.95)
                 res["reader_hybrid_library_p50_ms"], res["reader_hybrid_library_p95_ms"] = pct(lib, 0.5), pct(lib, 0.95)
             res["rss_mb"] = rss_mb()
+            res.update(_check_catches_corruption(milvus.lite_path(settings), work, exe, env))
+            res["load_end"] = load_avg()
             out.append(res)
             print(json.dumps(res), flush=True)
         finally:

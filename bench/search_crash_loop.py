@@ -2,7 +2,7 @@
 with SIGSEGV, nothing on stderr, while another process built a large store).
 
     nice .venv/bin/python bench/search_crash_loop.py --data-dir DATA [--runs 500] [--parallel 2] [--burn 2]
-                                                    [--out /tmp/crash-loop] [--json out.json]
+                                                    [--out /tmp/crash-loop] [--json out.json] [--max-seconds S]
 
 Each run is a new process (`paperbase search`, cold: nothing keeps the store loaded between runs), with
 `PYTHONFAULTHANDLER=1` (a fatal signal prints every thread's Python stack to stderr: which native library was running)
@@ -14,7 +14,8 @@ store held by another search and reconnect when it exits), `--burn N` adds N CPU
 
 A run counts as a crash when it ends by a signal (negative return code) or with a code paperbase never uses (not 0,
 1, 2, 130, 143); its stderr (with the faulthandler stacks) is kept as crash-<n>.txt under --out. The summary prints
-runs, crashes, return codes, p50/p95 seconds and the load average at start and end.
+runs, crashes, return codes, p50/p95 seconds and the load average at start and end. `--max-seconds` stops starting runs after
+that long (a run that must end by a deadline): the summary says how many of `--runs` ran.
 """
 from __future__ import annotations
 
@@ -91,6 +92,8 @@ def main() -> None:
     ap.add_argument("--parallel", type=int, default=2)
     ap.add_argument("--burn", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--max-seconds", type=float, default=0,
+                    help="start no new run after this long (0: none); the summary then says how many ran")
     ap.add_argument("--out", type=Path, default=Path("/tmp/paperbase-crash-loop"))
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
@@ -108,7 +111,7 @@ def main() -> None:
     def loop() -> None:
         while True:
             with lock:
-                n = next(counter, None)
+                n = None if deadline and time.perf_counter() > deadline else next(counter, None)
             if n is None:
                 return
             r = _one(n, args, papers, args.out)
@@ -120,6 +123,7 @@ def main() -> None:
                           + (f" — run {n} CRASHED rc {r['rc']}" if r["crashed"] else ""), flush=True)
 
     t0 = time.perf_counter()
+    deadline = t0 + args.max_seconds if args.max_seconds > 0 else None
     threads = [threading.Thread(target=loop) for _ in range(max(1, args.parallel))]
     try:
         for t in threads:
@@ -134,7 +138,7 @@ def main() -> None:
     codes: dict[int, int] = {}
     for r in results:
         codes[r["rc"]] = codes.get(r["rc"], 0) + 1
-    summary = {"runs": len(results), "crashes": sum(r["crashed"] for r in results), "return_codes": codes,
+    summary = {"runs": len(results), "runs_asked": args.runs, "crashes": sum(r["crashed"] for r in results), "return_codes": codes,
                "no_hits": sum(1 for r in results if r["rc"] == 0 and not r["hits"]),
                "p50_s": statistics.median(secs) if secs else None,
                "p95_s": secs[int(0.95 * (len(secs) - 1))] if secs else None, "wall_s": round(time.perf_counter() - t0, 1),
