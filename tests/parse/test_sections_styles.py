@@ -16,7 +16,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from tests.conftest import CORPUS2, corpus2_pdf, needs_corpus2
+from tests.conftest import CORPUS2, corpus2_pdf, corpus3_pdf, needs_corpus2, needs_corpus3
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TRUTH = json.loads((DATA / "parse_truth" / "sections.json").read_text())
@@ -197,3 +197,29 @@ def test_typeset_running_header_with_math_and_page_numbers():
     for page in extract_pages(a):
         assert "f(x) = x^2 Notes" not in page.text and "Page " not in page.text, page.text[:200]
     assert all("Notes on" not in s.content for s in sections(path))
+
+
+@needs_corpus3
+def test_bmc_unnumbered_headings_and_their_sub_headings():
+    # BMC: sans section heads, smaller sans sub-heads right under them ("Methods" / "Ethics"), italic sub-sub-heads
+    got = [(s.level, s.title) for s in _parsed_sections(corpus3_pdf("bmc_bmcmed2014_antenatal_diet.pdf"))]
+    for want in [(1, "Background"), (1, "Methods"), (2, "Ethics"), (2, "Study design"), (3, "Nested randomised trial"),
+                 (2, "Sample size"), (1, "Results"), (1, "Discussion"), (1, "Conclusions")]:
+        assert want in got, want
+
+
+@needs_corpus3
+def test_ieee_headings_wrapped_and_not_glued_to_the_paragraph():
+    titles = [s.title for s in _parsed_sections(corpus3_pdf("ieee_tnnls2014_label_noise_survey.pdf"))]
+    assert "B. Consequences on Learning Requirements and Model Complexity" in titles  # wrapped after "and"
+    assert "VII. LABEL NOISE-TOLERANT LEARNING ALGORITHMS" in titles  # the indented first body line is not folded in
+    titles = [s.title for s in _parsed_sections(corpus3_pdf("rastertab_tcsvt2004_multipose_face.pdf"))]
+    assert "E. Performance Comparisons" in titles  # its run-in "1) MIT CMU ..." is content
+
+
+@lru_cache(maxsize=None)
+def _parsed_sections(path: Path):
+    from pipeline.parse.options import ParseOptions
+    from pipeline.parse.pymupdf import PyMuPDFBackend
+
+    return PyMuPDFBackend().parse(path, ParseOptions(), views=["sections"]).sections

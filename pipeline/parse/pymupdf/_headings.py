@@ -224,18 +224,28 @@ def _right_edge(rows: list[Row], head: Row) -> float:
     return ends.most_common(1)[0][0] if ends else head.x1
 
 
+# a title that stops on one of these words goes on on the next line ("B. Consequences on Learning Requirements and")
+OPEN_END = re.compile(r"\b(and|or|of|for|in|on|with|to|the|a|an|via|from|by|at|as|its|their|under|between|versus|vs\.)$", re.I)
+# a run-in sub-heading or list item under the heading ("1) MIT CMU Test Set: In Fig. 16 ...") is no continuation
+ITEM = re.compile(r"(\(?\d{1,2}\)|\(?[a-z]\)|[A-Z]\.\s|\d{1,2}(\.\d{1,2})*\.?\s)")
+
+
 def _join_wrapped(rows: list[Row], heads: dict[int, int]) -> None:
-    """A heading wrapped over two printed lines: fold the second line (same style, right below) into it."""
+    """A heading wrapped over two printed lines: fold the second line (same style and font, capitals where the
+    heading is in capitals, right below) into it."""
     for index in sorted(heads):
         head = rows[index]
         nxt = rows[index + 1] if index + 1 < len(rows) else None
         if (
             nxt is not None and nxt.index not in heads and not head.tail and nxt.page == head.page and nxt.column == head.column
-            and _style(nxt) == _style(head) and nxt.italic == head.italic
+            and _style(nxt) == _style(head) and nxt.italic == head.italic and nxt.font == head.font
+            and (nxt.text.isupper() or not head.text.isupper()) and not ITEM.match(nxt.text)
             and -0.4 * (head.y1 - head.y0) <= nxt.y0 - head.y1 < 0.8 * (head.y1 - head.y0)
             and len(nxt.text) < 80 and not nxt.text.endswith((".", ":"))
-            # the continuation hangs under the title after the number, or the next word would not have fit
-            and (nxt.x0 > head.x0 + 4 or head.x1 + 0.5 * head.size * len(nxt.text.split()[0]) > _right_edge(rows, head))
+            # the continuation hangs under the title after the number, the next word would not have fit, or the
+            # title stopped on a word that cannot end it
+            and (nxt.x0 > head.x0 + 4 or head.x1 + 0.5 * head.size * len(nxt.text.split()[0]) > _right_edge(rows, head)
+                 or bool(OPEN_END.search(head.text)) or nxt.text[:1].islower())
         ):
             head.text = f"{head.text} {nxt.text}"
             head.lines = head.lines + nxt.lines
