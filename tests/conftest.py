@@ -13,6 +13,7 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
 SHARED = REPO.parent / "shared"
 CORPUS2 = SHARED / "corpus2"
+CORPUS3 = SHARED / "corpus3"
 
 # Modules that take longest (seconds of a serial run, tests/durations in the README's test note), collected first so
 # that under pytest-xdist (./run-tests runs one worker per core, --dist loadscope) the long ones start at once and the
@@ -57,6 +58,9 @@ needs_corpus = pytest.mark.skipif(
 needs_corpus2 = pytest.mark.skipif(
     not CORPUS2.is_dir(), reason=f"corpus2 folder {CORPUS2} is absent (it sits beside the repo in CI, not in a fresh clone)"
 )
+needs_corpus3 = pytest.mark.skipif(
+    not CORPUS3.is_dir(), reason=f"corpus3 folder {CORPUS3} is absent (it sits beside the repo in CI, not in a fresh clone)"
+)
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"{SHARED} is absent (seeds/reference live beside the repo)")
 
 
@@ -71,6 +75,13 @@ def corpus2_pdf(name: str) -> Path:
     path = CORPUS2 / name
     if not path.exists():
         pytest.skip(f"corpus2 PDF {path} is absent")
+    return path
+
+
+def corpus3_pdf(name: str) -> Path:
+    path = CORPUS3 / name
+    if not path.exists():
+        pytest.skip(f"corpus3 PDF {path} is absent")
     return path
 
 

@@ -7,12 +7,14 @@ does the rest the same way for every backend. Precedence: detected < sidecar `<s
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import fields
 from pathlib import Path
 
 from pipeline.document import Metadata
 from pipeline.parse.options import ParseOptions
-from pipeline.parse.venue import FULL_NAMES, UNCATEGORIZED, Venue, detect_arxiv, detect_venue, make_bibtex
+from pipeline.parse.venue import (FULL_NAMES, UNCATEGORIZED, Venue, detect_arxiv, detect_printed_venue, detect_venue,
+                                   make_bibtex, printed_year)
 
 # upstream metadata JSON key -> Metadata field (num_pages and pdf_path always come from the real file)
 SIDECAR_KEYS = {"title": "title", "conference_full": "conference_full", "conference": "conference_abbreviation",
@@ -75,6 +77,27 @@ def overrides(options: ParseOptions) -> dict:
     return out
 
 
+def document_year(path: Path) -> int | None:
+    """The year the PDF's metadata gives: XMP publication dates (prism:coverDate, prism:publicationDate, dc:date),
+    a year in the Subject ("Pattern Recognition, 155 (2024) 110732"), else the creation date. None if unreadable."""
+    try:
+        import pymupdf
+
+        with pymupdf.open(path) as doc:
+            xmp = doc.get_xml_metadata() or ""
+            info = doc.metadata or {}
+    except Exception:  # a broken or missing file has no year; the parse reports the file itself
+        return None
+    m = re.search(r"<(?:prism:coverDate|prism:publicationDate|dc:date)>\s*(?:<rdf:Seq>\s*<rdf:li>)?\s*((?:19|20)\d{2})", xmp)
+    if m:
+        return int(m[1])
+    m = re.search(r"\((?:19|20)\d{2}\)", info.get("subject") or "")
+    if m:
+        return int(m[0][1:-1])
+    m = re.match(r"D:((?:19|20)\d{2})", info.get("creationDate") or "")
+    return int(m[1]) if m else None
+
+
 def finish_metadata(md: Metadata, path: Path, options: ParseOptions, *, first_page_text: str, venue_text: str) -> None:
     """Fill venue, year, volume and bibtex of `md` (title/authors/abstract already set by the backend), then apply
     the sidecar and the overrides. `first_page_text`: all text of page 1 (for the arXiv stamp); `venue_text`:
@@ -83,13 +106,18 @@ def finish_metadata(md: Metadata, path: Path, options: ParseOptions, *, first_pa
     if not md.title:
         md.title = path.stem
     arxiv = detect_arxiv(first_page_text)
-    venue = detect_venue(venue_text)
+    # a venue the pages print (upstream's list, then any journal or conference masthead) beats the arXiv stamp
+    venue = (detect_venue(venue_text) or detect_printed_venue(venue_text)
+             or detect_printed_venue(first_page_text, whole_page=True))
     if venue is None and arxiv is not None:
         venue = Venue("arxiv", FULL_NAMES["arxiv"], arxiv.year)
     if venue is None:
         venue = Venue(UNCATEGORIZED, UNCATEGORIZED, None)
     md.conference_abbreviation, md.conference_full = venue.abbreviation, venue.full
-    md.pub_year = venue.year or (arxiv.year if arxiv else None)
+    # the year: the venue's, else what page 1 prints (copyright, publication date, masthead), else the arXiv
+    # stamp, else the PDF's own publication metadata (XMP prism dates, then its creation date)
+    md.pub_year = (venue.year or printed_year(venue_text) or (arxiv.year if arxiv else None)
+                   or printed_year(first_page_text) or document_year(path))
     md.volume = venue.volume
     md.bibtex, md.tldr, md.tags = None, None, None
 

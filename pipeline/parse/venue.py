@@ -120,6 +120,94 @@ def detect_venue(text: str) -> Venue | None:
     return None
 
 
+_MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+_YEAR = r"((?:19|20)\d{2})"
+# Journals and conferences outside the upstream list, named by what their pages print: (pattern, abbreviation,
+# full name; None = the matched name itself). The year is the pattern's last group, else the first year after it.
+_PRINTED = [
+    (r"Copyright\s*(?:©|c⃝|C⃝|\(c\))?\s*" + _YEAR + r",? (?:the )?Association for the Advancement of Artificial Intelligence",
+     "AAAI", "AAAI Conference on Artificial Intelligence"),
+    (r"This (ICCV|CVPR|WACV|ECCV) paper is the Open Access version", None, None),
+    # ACM's permission block and reference format: "CIKM ’23, October 21–25, 2023, Birmingham", "KDD, 2018, London"
+    (r"\b([A-Z][A-Za-z]{1,9}(?:-[A-Z]{2,9})?)(?: ?['’‘]\d{2})?, (?:[A-Z][a-z]+ \d{1,2}\s?[–-]\s?(?:[A-Z][a-z]+ )?\d{1,2}, )?"
+     + _YEAR + r", [A-Z][a-z]+(?=.{0,400}\bACM\b)", None, None),
+    (r"(IEEE(?:/ACM)? TRANSACTIONS ON [A-Z][A-Z ,&\-]+?|IEEE JOURNAL OF [A-Z][A-Z ,&\-]+?|IEEE [A-Z ]+ LETTERS),?\s+VOL",
+     None, None),
+    (r"Journal of Machine Learning Research \d+ \(" + _YEAR + r"\)", "JMLR", "Journal of Machine Learning Research"),
+    (r"\beLife " + _YEAR + r";", "eLife", "eLife"),
+    (r"\b(PLo[Ss] (?:ONE|Biology|Computational Biology|Genetics|Medicine|Pathogens))\b", None, None),
+    (r"\bMNRAS (?:\d+|000), [\d–-]+ \(" + _YEAR + r"\)", "MNRAS", "Monthly Notices of the Royal Astronomical Society"),
+    (r"(The Astronomical Journal|The Astrophysical Journal(?: Letters| Supplement Series)?),? \d+:", None, None),
+    (r"(BMC [A-Z][a-z]+(?: [A-Z][a-z]+){0,3}) " + _YEAR + r", \d+:\d+", None, None),
+    (r"\b(NATURE|Nature) \| VOL \d+", "Nature", "Nature"),
+    # a proceedings title outside upstream's list: "Proceedings of Machine Learning for Healthcare 2017"
+    (r"Proceedings of (?:the )?((?:\d+(?:st|nd|rd|th) )?[A-Z][\w&-]*(?: (?:[A-Z][\w&-]*|of|on|for|and|in)){1,12}?),? "
+     + _YEAR + r"\b", None, None),
+    # Elsevier and Springer mastheads: "Pattern Recognition 155 (2024) 110732", "Journal of X (2015) 12:33"
+    (r"((?:[A-Z][a-z]+|of|and|for|the|in|on|&)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,9}) \d+ \(" + _YEAR
+     + r"\) \d+", None, None),
+    (r"((?:Journal|International Journal|Annals|Proceedings|Transactions)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,10}) "
+     r"\(" + _YEAR + r"\) \d+:\d+", None, None),
+    (r"(International Journal(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,8}) \d+:\d+ " + _YEAR, None, None),
+]
+
+
+def _title_case(name: str) -> str:
+    if not name.isupper() or " " not in name:
+        return name
+    small = {"of", "on", "and", "for", "the", "in", "&"}
+    words = [w.lower() if w.lower() in small and i else ("IEEE" if w == "IEEE" else "ACM" if w == "ACM" else w.capitalize())
+             for i, w in enumerate(name.split())]
+    return " ".join(words)
+
+
+# patterns too loose to run over a whole page: only over the furniture text (headers, footers, margins)
+_LOOSE = 4
+
+
+def detect_printed_venue(text: str, whole_page: bool = False) -> Venue | None:
+    """A journal or conference outside the upstream list, from its masthead, running header, copyright or
+    permission line (IEEE Transactions, ACM's "CIKM '23,", AAAI's copyright, Elsevier/Springer/BMC/AAS
+    mastheads, eLife/PLOS/MNRAS footers, CVF's open-access note)."""
+    text = re.sub(r"\s+", " ", clean_text(text))
+    for pattern, abbr, full in _PRINTED[: len(_PRINTED) - _LOOSE] if whole_page else _PRINTED:
+        m = re.search(pattern, text)
+        if not m:
+            continue
+        groups = [g for g in m.groups() if g]
+        name = groups[0] if abbr is None else abbr
+
+        year = None
+        if groups and re.fullmatch(r"(19|20)\d{2}", groups[-1]):
+            year = int(groups[-1])
+        elif groups and re.fullmatch(r"\d{2}", groups[-1]):
+            year = 2000 + int(groups[-1]) if int(groups[-1]) < 70 else 1900 + int(groups[-1])
+        else:
+            after = re.search(r"\b" + _YEAR + r"\b", text[m.end():m.end() + 80])
+            year = int(after[1]) if after else None
+        name = _title_case(name.strip(" ,"))
+        if name.startswith(("PLoS ", "PLOS ", "Plos ")):
+            name = "PLOS " + groups[0][5:]
+        return Venue(name if abbr is None else abbr, full or name, year)
+    return None
+
+
+def printed_year(text: str) -> int | None:
+    """The year page 1 prints for the paper itself: a copyright line ("© 2011 IEEE", "Copyright: © 2012 Fredj"),
+    a publication date ("Published: 15 October 2012", "November 2012 | Volume 7"), a masthead "(2010)", or a date
+    line of its own ("November 3, 2000")."""
+    text = re.sub(r"\s+", " ", clean_text(text))
+    for pattern in (r"(?:©|c⃝|C⃝|\(c\)|Copyright:?)\s*(?:©\s*)?" + _YEAR + r"\b",
+                    r"\bPublished(?: online)?:? (?:\d{1,2} )?" + _MONTHS + r"(?: \d{1,2},?)? " + _YEAR,
+                    _MONTHS + r" " + _YEAR + r" \| Volume",
+                    r"\b(?:Vol\.|Volume) \d+.{0,30}?\b" + _YEAR + r"\b",
+                    r"^(?:.{0,200}?)\b" + _MONTHS + r" \d{1,2}, " + _YEAR + r"\b"):
+        m = re.search(pattern, text, re.I if "Published" in pattern else 0)
+        if m:
+            return int(m.group(m.lastindex))
+    return None
+
+
 def detect_arxiv(text: str) -> ArxivStamp | None:
     m = re.search(r"arXiv:\s?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?\s*\[([\w.\-]+)\]\s*"
                   r"\d{1,2}\s+[A-Z][a-z]{2}\s+(\d{4})", text)

@@ -129,7 +129,7 @@ def test_abstract_dehyphenation() -> None:
     ("arxiv2020_linformer.pdf", "arxiv", "ArXiv", 2020, None),
     ("acl2020_tapas.pdf", "arxiv", "ArXiv", 2020, None),
     ("iclr2014_vae.pdf", "arxiv", "ArXiv", 2022, None),  # v11 stamp: 10 Dec 2022
-    ("emnlp2023demo_papermage.pdf", "uncategorized", "uncategorized", None, None),  # nothing printed at all
+    ("emnlp2023demo_papermage.pdf", "uncategorized", "uncategorized", 2023, None),  # no venue printed; the PDF dates it
 ])
 def test_venue_from_printed_text(name: str, abbr: str, full: str, year: int | None, volume: str | None) -> None:
     md = meta(name)

@@ -21,7 +21,7 @@ from pipeline.parse import ParseOptions
 from pipeline.parse.pymupdf._frontmatter import is_address, is_masthead, names
 from pipeline.parse.pymupdf.metadata import extract_metadata
 from pipeline.parse.pymupdf.page import Line, Span, analyze_document
-from tests.conftest import CORPUS2, needs_corpus2
+from tests.conftest import CORPUS2, needs_corpus2, needs_corpus3
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 CORPUS2_TRUTH = json.loads((DATA / "parse_truth" / "metadata.json").read_text(encoding="utf-8"))
@@ -134,3 +134,24 @@ def test_names(spans: list[tuple[str, float, int]], expected: list[str]) -> None
 ])
 def test_line_classes(text: str, address: bool, masthead: bool) -> None:
     assert (is_address(text), is_masthead(text)) == (address, masthead)
+
+
+@needs_corpus3
+def test_aastex_author_blocks_under_a_capitals_title():
+    # AAS journals: names with affiliation superscripts over several lines, as large as the capitals title;
+    # "R. A. Street" is a name, not an address
+    from tests.conftest import corpus3_pdf
+
+    aj = _meta_of(corpus3_pdf("astro_aj2011_hal01438069.pdf")).authors
+    assert len(aj) == 38 and aj[:2] == ["E. K. Simpson", "S. C. C. Barros"] and "R. A. Street" in aj
+    assert aj[-1] == "P. J. Wheatley"
+    apj = _meta_of(corpus3_pdf("astro_apj2013_hal01439486.pdf")).authors
+    assert apj == ["V. B. Kostov", "P. R. McCullough", "T. C. Hinse", "Z. I. Tsvetanov", "G. Hébrard", "R. F. Díaz",
+                   "M. Deleuil", "J. A. Valenti"]
+
+
+def _meta_of(path):
+    from pipeline.parse.options import ParseOptions
+    from pipeline.parse.pymupdf import PyMuPDFBackend
+
+    return PyMuPDFBackend().parse(path, ParseOptions(), views=["metadata"]).metadata

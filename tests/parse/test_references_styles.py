@@ -9,13 +9,14 @@ page lists after every entry.
 """
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import corpus2_pdf, needs_corpus2
+from tests.conftest import corpus2_pdf, corpus3_pdf, needs_corpus2, needs_corpus3
 from tests.parse._caption_truth import reference_truth
 
 FLOATS = Path(__file__).resolve().parents[1] / "data" / "floats"
@@ -68,3 +69,38 @@ def test_ieee_numbered():
     refs = _references(FLOATS / "ieee_tables.pdf")
     assert [r.text[:3] for r in refs] == ["[1]", "[2]", "[3]", "[4]", "[5]"]
     assert refs[-1].text.endswith("MIT Press, 1948.")
+
+
+# corpus3 (long-tail styles): counts read from the printed bibliographies (labels where the list has them).
+CORPUS3_REFS = json.loads((Path(__file__).resolve().parents[1] / "data" / "parse_truth" / "references_corpus3.json").read_text())
+
+
+@needs_corpus3
+@pytest.mark.parametrize("name", ["aaai_aaai2018_task_aware_sequence_labeling.pdf", "physics_arxiv2019_one_loop_potential.pdf",
+                                  "supp_icml2018_mentornet.pdf", "ieee_tnnls2014_label_noise_survey.pdf",
+                                  "econ_imfwp2014_world_saving.pdf", "astro_aj2011_hal01438069.pdf"])
+def test_corpus3_reference_counts(name):
+    refs = _references(corpus3_pdf(name))
+    want = CORPUS3_REFS[name]
+    assert abs(len(refs) - want) <= 0.02 * want, (len(refs), want)
+
+
+@needs_corpus3
+def test_supplement_list_does_not_replace_the_main_list():
+    # MentorNet: main list on pp. 9-10, the supplement's own shorter list on p. 20
+    refs = _references(corpus3_pdf("supp_icml2018_mentornet.pdf"))
+    assert {r.page_number for r in refs} == {9, 10}
+
+
+@needs_corpus3
+def test_bare_number_labels_without_heading():
+    # revtex preprint: "1 R.M. Fernandes ..." labels, no References heading; ref. 29 holds two works under one label
+    refs = _references(corpus3_pdf("physics_arxiv2019_one_loop_potential.pdf"))
+    assert refs[0].text.startswith("1 R.M. Fernandes") and refs[-1].text.startswith("43 N.D. Mermin")
+    assert "; P. Chandra" in refs[28].text
+
+
+@needs_corpus3
+def test_three_word_surname_starts_an_entry():
+    refs = _references(corpus3_pdf("aaai_aaai2018_task_aware_sequence_labeling.pdf"))
+    assert [r.text[:14] for r in refs if r.text.startswith(("Sun,", "Tjong"))] == ["Sun, X. 2014. ", "Tjong Kim Sang", "Tjong Kim Sang"]

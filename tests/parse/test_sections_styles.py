@@ -16,7 +16,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from tests.conftest import CORPUS2, corpus2_pdf, needs_corpus2
+from tests.conftest import CORPUS2, corpus2_pdf, corpus3_pdf, needs_corpus2, needs_corpus3
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TRUTH = json.loads((DATA / "parse_truth" / "sections.json").read_text())
@@ -197,3 +197,71 @@ def test_typeset_running_header_with_math_and_page_numbers():
     for page in extract_pages(a):
         assert "f(x) = x^2 Notes" not in page.text and "Page " not in page.text, page.text[:200]
     assert all("Notes on" not in s.content for s in sections(path))
+
+
+@needs_corpus3
+def test_bmc_unnumbered_headings_and_their_sub_headings():
+    # BMC: sans section heads, smaller sans sub-heads right under them ("Methods" / "Ethics"), italic sub-sub-heads
+    got = [(s.level, s.title) for s in _parsed_sections(corpus3_pdf("bmc_bmcmed2014_antenatal_diet.pdf"))]
+    for want in [(1, "Background"), (1, "Methods"), (2, "Ethics"), (2, "Study design"), (3, "Nested randomised trial"),
+                 (2, "Sample size"), (1, "Results"), (1, "Discussion"), (1, "Conclusions")]:
+        assert want in got, want
+
+
+@needs_corpus3
+def test_ieee_headings_wrapped_and_not_glued_to_the_paragraph():
+    titles = [s.title for s in _parsed_sections(corpus3_pdf("ieee_tnnls2014_label_noise_survey.pdf"))]
+    assert "B. Consequences on Learning Requirements and Model Complexity" in titles  # wrapped after "and"
+    assert "VII. LABEL NOISE-TOLERANT LEARNING ALGORITHMS" in titles  # the indented first body line is not folded in
+    titles = [s.title for s in _parsed_sections(corpus3_pdf("rastertab_tcsvt2004_multipose_face.pdf"))]
+    assert "E. Performance Comparisons" in titles  # its run-in "1) MIT CMU ..." is content
+
+
+@lru_cache(maxsize=None)
+def _parsed_sections(path: Path):
+    from pipeline.parse.options import ParseOptions
+    from pipeline.parse.pymupdf import PyMuPDFBackend
+
+    return PyMuPDFBackend().parse(path, ParseOptions(), views=["sections"]).sections
+
+
+@needs_corpus3
+def test_table_of_contents_is_not_read_as_headings():
+    secs = _parsed_sections(corpus3_pdf("toc_arxiv2015_quantum_machine_learning.pdf"))
+    assert not [s.title for s in secs if 4 in s.page_numbers[:1]]  # page 4 is the printed Contents
+    titles = [s.title for s in secs]
+    assert len(titles) == len(set(titles))
+    assert ("1 Introduction", 5) in [(s.title, s.page_numbers[0]) for s in secs]
+    assert [s.level for s in secs if s.title.startswith("2.1.1")] == [3]
+
+
+@needs_corpus3
+def test_heading_wrapped_over_three_lines():
+    titles = [s.title for s in _parsed_sections(corpus3_pdf("physics_arxiv2019_one_loop_potential.pdf"))]
+    assert "II. ZERO TEMPERATURE PHASE DIAGRAM FOR TWO INTERACTING ORDER PARAMETERS" in titles
+
+
+def test_number_and_title_in_separate_text_blocks(tmp_path):
+    # the number and the title written as two text objects with a wide gap: PyMuPDF puts them in separate blocks
+    doc = pymupdf.open()
+    page = doc.new_page()
+    y = 90.0
+    page.insert_text((72, y), "Split Number Headings in a Test Paper", fontname="tibo", fontsize=17)
+    y += 40
+    for num, title in [("1", "Introduction"), ("2", "Method"), ("3", "Results")]:
+        for x, text in ((72, num), (130, title)):
+            tw = pymupdf.TextWriter(page.rect)
+            tw.append((x, y), text, fontsize=12, font=pymupdf.Font("tibo"))
+            tw.write_text(page)
+        y += 20
+        for _ in range(4):
+            page.insert_text((72, y), "Body text of this section runs across the whole line of the page for a while.",
+                             fontname="tiro", fontsize=10)
+            y += 13
+        y += 12
+    path = tmp_path / "split.pdf"
+    doc.save(path)
+    from pipeline.parse.pymupdf.sections import extract_sections
+
+    got = [(s.level, s.title) for s in extract_sections(analysis(path))]
+    assert got == [(1, "1 Introduction"), (1, "2 Method"), (1, "3 Results")]

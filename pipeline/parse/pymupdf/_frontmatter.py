@@ -71,10 +71,16 @@ def is_logo(text: str) -> bool:
     return not any(c.isupper() for c in text) and len(text.split()) <= 4
 
 
+def _institution(text: str) -> bool:
+    """Institution or address words, outside names: a surname after initials is a name even when it is such a
+    word ("R. A. Street", AASTeX author lists)."""
+    return bool(AFFILIATION.search(re.sub(r"\b(?:[A-Z]\.\s?-?){1,3}\s?[A-Z][\w'’-]+", " ", text)))
+
+
 def is_address(text: str) -> bool:
     """Affiliation, postal address, date or e-mail line: institution words (also right after a mark: "2Meta"),
     a 3+ digit number, a date."""
-    return bool(AFFILIATION.search(re.sub(r"[\d∗*†‡§¶]", " ", text)) or re.search(r"\d{3,}", text)
+    return bool(_institution(re.sub(r"[\d∗*†‡§¶]", " ", text)) or re.search(r"\d{3,}", text)
                 or "@" in text or "http" in text or _MONTH.search(text))
 
 
@@ -158,7 +164,7 @@ def names(line: Line, page: pymupdf.Page | None = None) -> list[str]:
     # Springer separates names with middle dots, Wiley with vertical bars
     for part in re.split(r"\||,|;|&|·|•|⋅|\b(?:and|AND)\b|\s{3,}", text):
         name = _plain_name(part)
-        if name and "@" not in name and "http" not in name and not AFFILIATION.search(name) and _name_ok(name):
+        if name and "@" not in name and "http" not in name and not _institution(name) and _name_ok(name):
             out.append(name)
     return out
 

@@ -40,6 +40,8 @@ LABEL = re.compile(
 MATH_FONT = re.compile(r"^(CMMI|CMSY|CMEX|MSBM|MSAM|Symbol|txsy|txmi|txex|rsfs|eufm|stix.*math|.*Math)", re.I)
 
 Style = tuple[float, bool, str, bool]
+# italic fonts named by a suffix only (Adobe's subset names "AdvTT...I", "-It", "-Oblique")
+ITALIC_FONT = re.compile(r"(\.B?I|-(Bold)?It(alic)?|Italic|Oblique)$")
 
 
 def style_of(row: Row) -> Style:
@@ -54,7 +56,7 @@ def _distinct(row: Row, body: float, body_font: str) -> bool:
     letters = [c for c in row.text if c.isalpha()]
     if len(letters) >= 4 and row.text.isupper() and row.size >= body - 1.0:
         return True
-    return row.font != body_font and row.font_share >= 0.9 and not row.italic and row.size >= body - 0.6
+    return row.font != body_font and row.font_share >= 0.9 and not row.italic and row.size >= body - 1.0
 
 
 def _candidate(rows: list[Row], i: int, body: float, body_font: str) -> bool:
@@ -91,7 +93,11 @@ def _candidate(rows: list[Row], i: int, body: float, body_font: str) -> bool:
         if style_of(r)[:3] != style_of(row)[:3]:
             break
         same += 1
-    after = next((r for r in rows[i + same + 1 : i + same + 3] if r.text), None)
+    later = [r for r in rows[i + same + 1 : i + same + 4] if r.text]
+    after = later[0] if later else None
+    if after is not None and len(after.text) < 25 and len(later) > 1 and _distinct(after, body, body_font) \
+            and style_of(later[1])[:3] not in (style_of(after)[:3], style_of(row)[:3]) and len(later[1].text) >= 25:
+        after = later[1]  # a heading directly followed by its first sub-heading (BMC's "Methods" / "Ethics")
     return same <= 3 and after is not None and style_of(after)[:3] != style_of(row)[:3] and len(after.text) >= 25
 
 
@@ -145,7 +151,10 @@ def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style]) ->
         known = sum(1 for r in rs if KNOWN.fullmatch(r.text.strip(" .:")))
         spread = len(rs) >= 2 and len({r.page for r in rs}) >= 2 and len(rs) >= 0.5 * usage[style]
         if known or spread:
-            accepted.append(((-style[0], -known, not style[3], not style[1]), style))
+            # ties (same size, weight and case: BMC's sans sub-headings and italic sub-sub-headings) go to the
+            # upright font, then to the style printed first (a deeper level only appears below a shallower one)
+            italic = sum(1 for r in rs if r.italic or ITALIC_FONT.search(r.font)) > len(rs) / 2
+            accepted.append(((-style[0], -known, not style[3], not style[1], italic, rs[0].index), style))
     ranks = {style: n + 1 for n, (_, style) in enumerate(sorted(accepted))}
     return {r.index: 1 if r.text.lower().startswith("abstract") else ranks[style_of(r)]
             for r in cands if style_of(r) in ranks}

@@ -196,7 +196,7 @@ def _matches(row: Row, title: str) -> bool:
     return text.endswith(want) and bool(NUMBERED.match(row.text) or UNNUMBERED.match(row.text))
 
 
-def _from_outline(analysis: DocumentAnalysis, rows: list[Row], heads: dict[int, int]) -> dict[int, int]:
+def _from_outline(analysis: DocumentAnalysis, rows: list[Row], heads: dict[int, int], toc: set[int]) -> dict[int, int]:
     """Row index -> outline level for outline entries located in the text. Typographic headings are tried
     first (a figure may repeat a heading's words), then heading-styled rows on the entry's page, then any
     row after the previous match (some outlines carry wrong page numbers)."""
@@ -204,11 +204,11 @@ def _from_outline(analysis: DocumentAnalysis, rows: list[Row], heads: dict[int, 
     found: dict[int, int] = {}
     after = -1
     for level, title, page in analysis.doc.get_toc():
-        near = [r for r in rows[after + 1 :] if abs(r.page - page) <= 1]
+        near = [r for r in rows[after + 1 :] if abs(r.page - page) <= 1 and r.index not in toc]
         scopes = (
             [r for r in near if r.index in heads],
             [r for r in near if r.index in styled],
-            [rows[i] for i in sorted(styled) if i > after],
+            [rows[i] for i in sorted(styled) if i > after and i not in toc],
             near,
         )
         hit = next((r for scope in scopes for r in scope if _matches(r, title)), None)
@@ -224,22 +224,79 @@ def _right_edge(rows: list[Row], head: Row) -> float:
     return ends.most_common(1)[0][0] if ends else head.x1
 
 
+# a title that stops on one of these words goes on on the next line ("B. Consequences on Learning Requirements and")
+OPEN_END = re.compile(r"\b(and|or|of|for|in|on|with|to|the|a|an|via|from|by|at|as|its|their|under|between|versus|vs\.)$", re.I)
+# a run-in sub-heading or list item under the heading ("1) MIT CMU Test Set: In Fig. 16 ...") is no continuation
+ITEM = re.compile(r"(\(?\d{1,2}\)|\(?[a-z]\)|[A-Z]\.\s|\d{1,2}(\.\d{1,2})*\.?\s)")
+
+
+def _continues(rows: list[Row], head: Row, last: Row, nxt: Row, heads: dict[int, int]) -> bool:
+    """nxt carries on the heading whose first row is `head` and whose last row so far is `last`."""
+    h = last.y1 - last.y0
+    return (
+        nxt.index not in heads and not head.tail and nxt.page == head.page and nxt.column == head.column
+        and _style(nxt) == _style(head) and nxt.italic == head.italic and nxt.font == head.font
+        and (nxt.text.isupper() or not head.text.isupper()) and not ITEM.match(nxt.text)
+        and -0.4 * h <= nxt.y0 - last.y1 < 0.8 * h
+        and len(nxt.text) < 80 and not nxt.text.endswith((".", ":"))
+        # the continuation hangs under the title after the number, the next word would not have fit, or the
+        # title stopped on a word that cannot end it
+        and (nxt.x0 > head.x0 + 4 or last.x1 + 0.5 * head.size * len(nxt.text.split()[0]) > _right_edge(rows, head)
+             or bool(OPEN_END.search(last.text)) or nxt.text[:1].islower())
+    )
+
+
 def _join_wrapped(rows: list[Row], heads: dict[int, int]) -> None:
-    """A heading wrapped over two printed lines: fold the second line (same style, right below) into it."""
+    """A heading wrapped over up to four printed lines: fold the lines below it (same style and font, capitals
+    where the heading is in capitals, right below) into it; rows without text in between are skipped."""
     for index in sorted(heads):
         head = rows[index]
-        nxt = rows[index + 1] if index + 1 < len(rows) else None
-        if (
-            nxt is not None and nxt.index not in heads and not head.tail and nxt.page == head.page and nxt.column == head.column
-            and _style(nxt) == _style(head) and nxt.italic == head.italic
-            and -0.4 * (head.y1 - head.y0) <= nxt.y0 - head.y1 < 0.8 * (head.y1 - head.y0)
-            and len(nxt.text) < 80 and not nxt.text.endswith((".", ":"))
-            # the continuation hangs under the title after the number, or the next word would not have fit
-            and (nxt.x0 > head.x0 + 4 or head.x1 + 0.5 * head.size * len(nxt.text.split()[0]) > _right_edge(rows, head))
-        ):
+        if not head.text:
+            continue
+        last, k, joined = head, index + 1, 0
+        while k < len(rows) and joined < 3:
+            nxt = rows[k]
+            if not nxt.text and nxt.page == head.page:
+                k += 1
+                continue
+            if not _continues(rows, head, last, nxt, heads):
+                break
             head.text = f"{head.text} {nxt.text}"
             head.lines = head.lines + nxt.lines
             nxt.text = ""  # consumed: contributes nothing to the content
+            last, k, joined = nxt, k + 1, joined + 1
+
+
+CONTENTS = re.compile(r"(table of )?contents|inhalt(sverzeichnis)?|sommaire|table des mati[eè]res", re.I)
+LEADERS = re.compile(r"(\.\s?){4,}\s*\d*\s*$|\s\d{1,3}$")  # ". . . . 12" or a trailing page number
+
+
+def _toc_rows(rows: list[Row]) -> set[int]:
+    """Rows of a printed table of contents: the page holding a "Contents" heading and the pages after it whose
+    rows end in dotted leaders or page numbers (bare page numbers on rows of their own count too). Their entries
+    repeat the headings and are never headings themselves."""
+    by_page: dict[int, list[Row]] = {}
+    for r in rows:
+        if r.text:
+            by_page.setdefault(r.page, []).append(r)
+
+    def listing(rs: list[Row]) -> bool:
+        hits = sum(1 for r in rs if LEADERS.search(r.text) or r.text.isdigit())
+        return len(rs) >= 5 and hits >= 0.4 * len(rs)
+
+    out: set[int] = set()
+    pages = sorted(by_page)
+    for k, page in enumerate(pages):
+        rs = by_page[page]
+        head = next((i for i, r in enumerate(rs) if CONTENTS.fullmatch(r.text.strip(" .:"))), None)
+        if head is None or not listing(rs[head + 1 :]):
+            continue
+        out.update(r.index for r in rs[head:])
+        for nxt in pages[k + 1 :]:
+            if not listing(by_page[nxt]):
+                break
+            out.update(r.index for r in by_page[nxt])
+    return out
 
 
 def detect_headings(analysis: DocumentAnalysis) -> tuple[list[Row], dict[int, int]]:
@@ -248,17 +305,20 @@ def detect_headings(analysis: DocumentAnalysis) -> tuple[list[Row], dict[int, in
     rows = build_rows(analysis)
     # nothing above the first heading of page 1 (Abstract, Introduction) is a heading: title, authors
     start = title_block_end(rows)
+    toc = _toc_rows(rows)
     heads: dict[int, int] = {}
     styles: dict[int, Counter[Style]] = {}
-    for row, num, level in _filter(_candidates(rows[start:], analysis.body_size)):
+    for row, num, level in _filter(_candidates([r for r in rows[start:] if r.index not in toc], analysis.body_size)):
         heads[row.index] = level
         if num:
             styles.setdefault(level, Counter())[style_of(row)] += 1
     numbered = {lvl: c.most_common(1)[0][0] for lvl, c in styles.items()}
     for index, level in styled_headings(rows, analysis.body_size, numbered).items():
+        if index in toc:
+            continue
         if index not in heads or not numbered:  # an unnumbered paper: the style's rank beats the name's level 1
             heads[index] = level
-    outline = _from_outline(analysis, rows, heads) if analysis.doc.get_toc() else {}
+    outline = _from_outline(analysis, rows, heads, toc) if analysis.doc.get_toc() else {}
     for index, level in outline.items():
         # printed numbering beats the outline's nesting (some outlines flatten or over-nest appendices)
         m = NUMBERED.match(rows[index].text)

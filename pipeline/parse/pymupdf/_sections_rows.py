@@ -86,4 +86,34 @@ def build_rows(analysis: DocumentAnalysis) -> list[Row]:
                 cur = [line]
             if cur:
                 rows.append(_row(p.number, len(rows), cur, block.column))
-    return rows
+    return _join_numbers(rows)
+
+
+NUMBER_ONLY = re.compile(r"(\d{1,2}(\.\d{1,2}){0,3}|[IVX]{1,5}|[A-Z](\.\d{1,2}){0,3})\.?")
+
+
+def _beside(a: Line, b: Line) -> bool:
+    """b sits on a's baseline to its right, within a heading's number indent (wider than _same_row allows)."""
+    ha, hb = a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1]
+    ca, cb = (a.bbox[1] + a.bbox[3]) / 2, (b.bbox[1] + b.bbox[3]) / 2
+    return abs(ca - cb) < 0.45 * max(min(ha, hb), 1.0) and -2 <= b.bbox[0] - a.bbox[2] < 90
+
+
+def _join_numbers(rows: list[Row]) -> list[Row]:
+    """A heading's number and its title written as separate text blocks ("1" / "Introduction" side by side on
+    one printed line): the number row is put in front of the title row beside it."""
+    out: list[Row] = []
+    skip = False
+    for i, r in enumerate(rows):
+        if skip:
+            skip = False
+            continue
+        nxt = rows[i + 1] if i + 1 < len(rows) else None
+        if (nxt is not None and NUMBER_ONLY.fullmatch(r.text) and nxt.page == r.page and nxt.text[:1].isalpha()
+                and _beside(r.lines[-1], nxt.lines[0]) and abs(r.size - nxt.size) <= 0.5 and r.bold == nxt.bold):
+            out.append(_row(r.page, len(out), r.lines + nxt.lines, nxt.column))
+            skip = True
+            continue
+        r.index = len(out)
+        out.append(r)
+    return out

@@ -239,6 +239,12 @@ def _italic(l: Line) -> bool:
     return sum(n for i, n in chars if i) > 0.5 * sum(n for _, n in chars)
 
 
+def _caps(text: str) -> bool:
+    """Set in capitals (a stray lower-case letter allowed: "HAT-P-14b")."""
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum(c.isupper() for c in letters) >= 0.85 * len(letters)
+
+
 def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | None, body_size: float) -> list[str]:
     if not title:
         return []
@@ -255,9 +261,10 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
             break
     # figure labels and footnotes are small print; furniture and affiliations are never names
     tsize, tbold = title[0].max_size, title[0].bold
+    tcaps = all(_caps(l.text) for l in title)  # AASTeX/revtex: a capitals title over mixed-case names of similar size
     region = [l for l in region if l.size >= 0.8 * body_size and not is_masthead(l.text)
               and not (is_address(l.text) and not name_like(l))
-              and not (l.max_size >= 0.9 * tsize and l.bold == tbold)]  # title print: a title line, not names
+              and not (l.max_size >= 0.9 * tsize and l.bold == tbold and _caps(l.text) == tcaps)]  # title print
     region = [l for l in region if name_like(l)]
     if not region:
         return []

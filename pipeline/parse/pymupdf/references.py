@@ -26,7 +26,7 @@ from pipeline.parse.pymupdf.page import DocumentAnalysis
 
 HEADING = re.compile(r"((\d+|[IVX]+)\.?\s*)?(references?|bibliography|literature cited|works cited)", re.I)
 LABEL = re.compile(r"(\[\d{1,3}\]|\d{1,3}\.|\(\d{1,3}\)|\d{1,3}(?=\s+[A-Z\u00C0-\u024F]))\s")  # [1] 1. (1) or a bare 1
-HEAD_LABEL = re.compile(r"(\[1\]|1\.)\s")  # how an unheaded numbered list begins
+HEAD_LABEL = re.compile(r"(\[1\]|1\.|1(?=\s+[A-Z\u00C0-\u024F]))\s")  # how an unheaded list begins: [1] 1. or a bare 1
 YEAR = re.compile(r"\b(1[89]|20)\d\d\b")
 ALPHA_LABEL = re.compile(r"\[[A-Za-z][^\]\s]{1,12}\]\s")
 URLISH = re.compile(r"(https?://|www\.|doi\.org|arxiv\.org)\S*$", re.I)
@@ -46,6 +46,21 @@ def _unheaded_start(rows: list[Row]) -> int | None:
         if expected >= 5 and sum(1 for q in rows[i : i + 40] if YEAR.search(q.text)) >= 0.2 * len(rows[i : i + 40]):
             found = i
     return found
+
+
+def _is_list(rows: list[Row], heads: dict[int, int], at: int) -> bool:
+    """Whether a References heading is followed by entries (a table of contents names "References" too, with
+    no years under it): at least three rows before the next heading, a fifth of them with a year."""
+    end = min((i for i in heads if i > at), default=len(rows))
+    body = [r for r in rows[at + 1 : end] if r.text]
+    return len(body) >= 3 and sum(1 for r in body if YEAR.search(r.text)) >= 0.2 * len(body)
+
+
+def _main_list(rows: list[Row], heads: dict[int, int], starts: list[int]) -> int:
+    """The heading of the paper's own bibliography: the first References heading followed by entries. A later
+    one belongs to a supplement appended after the main references, whose own short list is kept out of the
+    reference view (it stays in that supplement's section content)."""
+    return next((i for i in starts if _is_list(rows, heads, i)), starts[-1])
 
 
 def _label_number(row: Row) -> int | None:
@@ -79,7 +94,7 @@ def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: 
     if not starts:  # a References heading set in a style no other heading shares
         starts = [r.index for r in rows if HEADING.fullmatch(rows[r.index].text) and (r.bold or r.size > body or r.text.isupper())]
     if starts:
-        start = max(starts) + 1  # the last one: a paper may mention "References" in a table of contents
+        start = _main_list(rows, heads, sorted(starts)) + 1
     else:
         first = _unheaded_start(rows)
         if first is None:
@@ -156,7 +171,7 @@ def _increasing(rows: list[Row], hits: list[bool]) -> list[bool]:
 # with particles and hyphenated or accented names; "Surname, I.;" AAAI, "Surname, I., &" APA.
 _NAME = r"(?:(?:van|von|de|der|den|del|della|da|di|du|la|le|ten|ter|dos|das|al|el|bin|St\.)\s+)*[A-Z\u00C0-\u024F][\w\u00C0-\u024F'’`´¨-]+"
 AUTHOR_START = re.compile(
-    rf"^(?:{_NAME}(?:\s{_NAME})?,\s+(?:[A-Z\u00C0-\u024F]\.[\s-]?)+"  # Surname, I. J.
+    rf"^(?:{_NAME}(?:\s{_NAME}){{0,2}},\s+(?:[A-Z\u00C0-\u024F]\.[\s-]?)+"  # Surname, I. J. (Tjong Kim Sang, E.)
     rf"|{_NAME}(?:\s{_NAME})?,\s+[A-Z][a-z]+[\s,]"  # Surname, Firstname
     rf"|{_NAME}(?:\s{_NAME})?\s+[A-Z]{{1,3}}(?:,|\.|\s+[A-Z][\w'’-]+\s+[A-Z]{{1,3}}[,.])"  # Surname AB, (Vancouver)
     rf"|{_NAME}\s+(?:[A-Z]\.\s?-?)+,"  # Surname I. J., (MNRAS)
