@@ -172,7 +172,10 @@ def _refuse_what_the_server_cannot_hold(settings) -> None:
     vectors need 2.4): one line each for those it cannot, and exit 2, rather than parse a folder and then fail."""
     from pipeline.vectors.stage import refusals
 
-    refused = refusals(settings)
+    try:
+        refused = refusals(settings)
+    except Exception:  # noqa: BLE001 - an unreachable server is the encode stage's failure, said with its reason
+        return         # there; the parse goes on, so the next ingest only has to encode
     for why in refused.values():
         console.print(f"[red]refused[/]: {escape(why)}", highlight=False, soft_wrap=True)
     if refused:

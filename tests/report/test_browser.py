@@ -59,15 +59,17 @@ def test_report_in_headless_chromium(built_report, browser):
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
 
+    from playwright.sync_api import expect  # assertions that wait for the page's script (a loaded machine is slow)
+
     page.goto((out / "index.html").as_uri())
-    assert page.locator("table.index tr").count() == len(ids) + 1
+    expect(page.locator("table.index tr")).to_have_count(len(ids) + 1)
     page.click(f'a[href="papers/{pid}.html"]')
     page.wait_for_url(f"**/papers/{pid}.html")
-    assert page.locator(".page img").count() == pages
+    expect(page.locator(".page img")).to_have_count(pages)
     page.locator(".page img").first.evaluate("img => img.decode()")
     assert page.locator(".page img").first.evaluate("img => img.naturalWidth") > 500
     for view in ("sections", "chunks", "tables"):
-        assert page.locator(f".box.v-{view}").count() > 0, view
+        page.locator(f".box.v-{view}").first.wait_for(state="attached")
 
     box = page.locator(f'.box.v-tables[data-id="{table[0]}"]').first
     toggle = page.locator('input[data-view="tables"]')

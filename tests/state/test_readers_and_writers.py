@@ -70,12 +70,17 @@ def test_search_and_encode_share_the_store_with_a_long_lived_reader(ingested, tm
 def test_a_writer_waits_for_an_outside_duckdb_reader_and_says_so(ingested, tmp_path):
     _copy(ingested, tmp_path)
     (tmp_path / "pdfs" / "again.pdf").write_bytes((tmp_path / "pdfs" / "neurips2020_rag_excerpt.pdf").read_bytes())
-    reader = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1], read_only=True);"
-                               "print('open', flush=True); time.sleep(6)", str(tmp_path / "data" / "paperbase.duckdb")],
-                              cwd=REPO, env=env(), stdout=subprocess.PIPE, text=True)
+    # The outside reader (not paperbase's: it never looks at the marker itself) holds the file until the writer has
+    # waited long enough to say so, however long the ingest takes to get there on a loaded machine.
+    db = tmp_path / "data" / "paperbase.duckdb"
+    holder = ("import duckdb, sys, time, pathlib; c = duckdb.connect(sys.argv[1], read_only=True); print('open', flush=True)\n"
+              "marker = pathlib.Path(sys.argv[1] + '.writer-waiting'); end = time.monotonic() + 240\n"
+              "while not marker.exists() and time.monotonic() < end: time.sleep(0.1)\n"
+              "time.sleep(4)")
+    reader = subprocess.Popen([sys.executable, "-c", holder, str(db)], cwd=REPO, env=env(), stdout=subprocess.PIPE, text=True)
     assert reader.stdout.readline().strip() == "open"
     done = run("ingest", "pdfs", "--data-dir", "data", "--stages", "none", cwd=tmp_path, timeout=300)
-    reader.wait(30)
+    reader.wait(300)
     assert "waiting up to" in done.stderr and "has it open" in done.stderr  # used to wait silently
     assert done.returncode == 0, done.stderr[-2000:]  # a duplicate is not a failure
 
