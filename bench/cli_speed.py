@@ -1,0 +1,115 @@
+"""Everyday command speed (issue 32): `paperbase --help`, a cold `paperbase search` and a no-op re-ingest of an
+ingested folder, each beside baselines timed in the same run, as ratios.
+
+    .venv/bin/python bench/cli_speed.py [--data-dir STORE] [--corpus ../shared/corpus] [--repeats 7]
+        [--query "dense passage retrieval"] [--baseline-bin OTHER/.venv/bin/paperbase] [--json out.json]
+
+Rules:
+- Every figure is the wall time of a fresh process (what a user waits for), repeated `--repeats` times in turn with
+  the baselines (round-robin, so a burst of other work hits them alike); median and min are printed, with the load
+  average before and after. The first round is a warm-up (page cache), not counted.
+- `--data-dir` is a store of `--corpus` (made by `paperbase ingest CORPUS --data-dir STORE`); it is copied to a
+  temporary folder and only the copy is used. Without it the corpus is ingested into the temporary folder first (the
+  no-op re-ingest needs the same paths, so the corpus folder itself is used, never copied).
+- Baselines: `python -c pass` (the interpreter), `python -c "import pymilvus"` (the client library alone, which a
+  search used to import before it did anything), and with `--baseline-bin` the same three commands run by another
+  paperbase (e.g. a checkout of the commit before this change) on the same store copy.
+- Targets (issue 32, quiet machine): --help <= 0.4 s, cold search <= 1.5 s, no-op re-ingest <= 1 s.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = REPO / ".venv" / "bin"
+TARGETS = {"help": 0.4, "search": 1.5, "noop_ingest": 1.0}
+
+
+def load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def timed(cmd: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
+    seconds = time.perf_counter() - t0
+    if done.returncode not in (0,):
+        raise SystemExit(f"{' '.join(cmd)} exited {done.returncode}: {done.stderr.strip()[-2000:]}")
+    return seconds
+
+
+def commands(paperbase: str, store: Path, corpus: Path, query: str) -> dict[str, list[str]]:
+    return {"help": [paperbase, "--help"],
+            "search": [paperbase, "search", query, "--data-dir", str(store)],
+            "noop_ingest": [paperbase, "ingest", str(corpus), "--data-dir", str(store)]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data-dir", type=Path, help="an ingested store of --corpus (copied, never written)")
+    ap.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--query", default="dense passage retrieval")
+    ap.add_argument("--baseline-bin", help="another paperbase executable timed on the same store copy")
+    ap.add_argument("--json", type=Path, help="write the figures here too")
+    args = ap.parse_args()
+    corpus = args.corpus.resolve()
+    env = {**os.environ, "PAPERBASE_RUNNER": os.environ.get("PAPERBASE_RUNNER", "")}
+    env.pop("PAPERBASE_DATA_DIR", None)
+    tmp = Path(tempfile.mkdtemp(prefix="cli-speed-"))
+    try:
+        store = tmp / "store"
+        if args.data_dir:
+            shutil.copytree(args.data_dir, store, symlinks=True,
+                            ignore=shutil.ignore_patterns("*.port", "LOCK", ".paperbase.lock"))
+        else:
+            print(f"ingesting {corpus} (no --data-dir given) ...", flush=True)
+            subprocess.run([str(BIN / "paperbase"), "ingest", str(corpus), "--data-dir", str(store)], check=True,
+                           stdout=subprocess.DEVNULL, env=env)
+        python = str(BIN / "python")
+        runs: dict[str, list[str]] = {"python -c pass": [python, "-c", "pass"],
+                                      "python -c 'import pymilvus'": [python, "-c", "import pymilvus"]}
+        runs.update({f"paperbase {k}": v for k, v in commands(str(BIN / "paperbase"), store, corpus, args.query).items()})
+        if args.baseline_bin:
+            runs.update({f"baseline {k}": v for k, v in
+                         commands(args.baseline_bin, store, corpus, args.query).items()})
+        before = load()
+        times: dict[str, list[float]] = {name: [] for name in runs}
+        for round_ in range(args.repeats + 1):
+            for name, cmd in runs.items():
+                seconds = timed(cmd, env)
+                if round_:  # round 0 warms the page cache
+                    times[name].append(seconds)
+        after = load()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    med = {name: statistics.median(ts) for name, ts in times.items()}
+    pymilvus = med["python -c 'import pymilvus'"]
+    print(f"\nload average before {before}, after {after}; {args.repeats} repeats (+1 warm-up), "
+          f"{os.cpu_count()} CPUs")
+    print(f"{'command':36} {'median s':>9} {'min s':>7} {'x import pymilvus':>18} {'target':>7}")
+    for name, ts in times.items():
+        key = name.split(" ", 1)[1] if name.startswith(("paperbase ", "baseline ")) else None
+        target = TARGETS.get(key or "")
+        verdict = "" if target is None or name.startswith("baseline") else (
+            f"{'met' if med[name] <= target else 'NOT met'} ({target:g})")
+        print(f"{name:36} {med[name]:9.3f} {min(ts):7.3f} {med[name] / pymilvus:18.2f} {verdict:>7}")
+    if args.baseline_bin:
+        for key in TARGETS:
+            print(f"{key}: this checkout {med[f'baseline {key}'] / med[f'paperbase {key}']:.2f}x faster than the baseline")
+    if args.json:
+        args.json.write_text(json.dumps({"load_before": before, "load_after": after, "repeats": args.repeats,
+                                         "seconds": times, "median": med, "targets": TARGETS}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
