@@ -37,8 +37,6 @@ from contextlib import contextmanager
 from hashlib import blake2b
 from pathlib import Path
 
-import numpy as np
-
 from schemas.vectorstore import Collection
 
 # pymilvus pings every 10 s; Milvus Lite's server answers "too_many_pings" and gRPC's C core logs each GOAWAY as
@@ -639,6 +637,8 @@ def _search_copies(client, name: str, targets: list[tuple[str, list[str] | None]
         return [], targets
     from pipeline.vectors import copies
 
+    import numpy as np  # here: the modules that only plan, count or check state (a no-op ingest, status) need none
+
     found: list[tuple[object, np.ndarray, np.ndarray]] = []
     rest = []
     for target in targets:
@@ -937,6 +937,8 @@ def check_copies(client, name: str, ids_by_paper: dict[str, set[int]], sample: i
 
 
 def _sample_rows(n: int, sample: int) -> np.ndarray:
+    import numpy as np
+
     if sample <= 0 or n <= sample:
         return np.arange(n)
     return np.sort(np.random.default_rng().choice(n, size=sample, replace=False))
@@ -945,6 +947,8 @@ def _sample_rows(n: int, sample: int) -> np.ndarray:
 def _vectors_differ(client, shard: str, copy, rows: np.ndarray) -> int:
     """How many of these copy rows hold a vector other than Milvus's for the same id (dense compared after the
     normalisation the copy applies for COSINE; sparse term by term)."""
+    import numpy as np
+
     if not len(rows):
         return 0
     ids = [int(i) for i in copy.meta["id"].take(rows).to_pylist()]
