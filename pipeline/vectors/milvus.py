@@ -98,9 +98,9 @@ class LazyLiteClient:
     the real client from then on. Until then only the `paperbase_*` facts are there, which is all a search answered
     by its search copies needs (existing() and layout() read the alias file and the copies' fingerprints, copies.py).
 
-    Why: a cold `paperbase search` spent most of its time importing pymilvus (pandas, gRPC, scipy on the first
-    search call: ~1 s on a quiet machine) and starting Milvus Lite and loading shards (docs/architecture.md, "Start-up
-    cost"), none of which a search with fresh copies uses."""
+    Why: a cold `paperbase search` spent most of its CPU importing pymilvus (pandas, gRPC, and scipy on the first
+    search call: 65 % of its samples under py-spy) and a further 13 % starting Milvus Lite and calling it
+    (docs/architecture.md, "Start-up"), none of which a search with fresh copies uses."""
 
     paperbase_remote = False
 
