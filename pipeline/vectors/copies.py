@@ -25,7 +25,9 @@ Rules:
 - Scores are Milvus's: COSINE on vectors normalised when copied (the dot product), IP on float32 sparse weights; exact
   search (an HNSW collection's approximate hits become exact ones). Filters are compiled and evaluated by Milvus
   Lite's own filter engine over the copy's scalar columns, so they mean what they mean to Milvus; a filter it cannot
-  compile there goes to Milvus, which reports the error.
+  compile there goes to Milvus, which reports the error. One kind is evaluated here instead: `field == "text"` terms
+  joined by `and` over the VARCHAR fields (every search's own scope filter), whose meaning is plain equality, because
+  importing that engine costs a cold search more than the search (see _equalities_mask).
 - Files: `<store>-copies/<shard>/CURRENT` names the version directory and its fingerprint; a writer fills a new
   version directory and replaces CURRENT atomically, so readers (which memory-map) never see a half-written copy.
 """
