@@ -26,6 +26,8 @@ while true; do
   fi
   case "$pane" in *"[exit "*) break ;; esac
 done
+{ echo; echo "----- the whole terminal at the end, scrollback included -----"
+  tmux capture-pane -p -S - -t "$session" 2>/dev/null; } >> "$OUT"
 tmux kill-session -t "$session" 2>/dev/null
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT"
 third=$(grep -cE '[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} \| (INFO|WARNING|DEBUG)|it/s\]|s/it\]|Loading weights|Batches:' "$OUT")
