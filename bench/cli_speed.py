@@ -2,7 +2,7 @@
 ingested folder, each beside baselines timed in the same run, as ratios.
 
     .venv/bin/python bench/cli_speed.py [--data-dir STORE] [--corpus ../shared/corpus] [--repeats 7]
-        [--query "dense passage retrieval"] [--baseline-bin OTHER/.venv/bin/paperbase] [--json out.json]
+        [--query "dense passage retrieval"] [--baseline-rev 5a2a454 | --baseline-bin OTHER/paperbase] [--json out.json]
 
 Rules:
 - Every figure is the wall time of a fresh process (what a user waits for), repeated `--repeats` times in turn with
@@ -12,8 +12,12 @@ Rules:
   temporary folder and only the copy is used. Without it the corpus is ingested into the temporary folder first (the
   no-op re-ingest needs the same paths, so the corpus folder itself is used, never copied).
 - Baselines: `python -c pass` (the interpreter), `python -c "import pymilvus"` (the client library alone, which a
-  search used to import before it did anything), and with `--baseline-bin` the same three commands run by another
-  paperbase (e.g. a checkout of the commit before this change) on the same store copy.
+  search used to import before it did anything), and with `--baseline-rev REV` (that commit's code, extracted with
+  `git archive`, on this environment) or `--baseline-bin` (another paperbase) the same three commands on the same
+  store copy.
+- A `--baseline-rev` command runs as `python -c "...from cli import main..."` with its tree first on sys.path; this
+  checkout runs as users do, through the installed `paperbase` script, whose imports go through the editable
+  install's finder: about 0.05 s more CPU per command here, so the ratios lean slightly towards the baseline.
 - Targets (issue 32, quiet machine): --help <= 0.4 s, cold search <= 1.5 s, no-op re-ingest <= 1 s.
 """
 from __future__ import annotations
@@ -51,10 +55,19 @@ def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     return seconds, usage.ru_utime + usage.ru_stime
 
 
-def commands(paperbase: str, store: Path, corpus: Path, query: str) -> dict[str, list[str]]:
-    return {"help": [paperbase, "--help"],
-            "search": [paperbase, "search", query, "--data-dir", str(store)],
-            "noop_ingest": [paperbase, "ingest", str(corpus), "--data-dir", str(store)]}
+def commands(paperbase: list[str], store: Path, corpus: Path, query: str) -> dict[str, list[str]]:
+    return {"help": [*paperbase, "--help"],
+            "search": [*paperbase, "search", query, "--data-dir", str(store)],
+            "noop_ingest": [*paperbase, "ingest", str(corpus), "--data-dir", str(store)]}
+
+
+def checkout(rev: str, into: Path) -> list[str]:
+    """The `paperbase` command of another commit of this repository, run on this checkout's environment."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", rev], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return [str(BIN / "python"), "-c", f"import sys; sys.path.insert(0, {str(into)!r}); sys.argv[0] = 'paperbase'; "
+            "from cli import main; main()"]
 
 
 def main() -> None:
@@ -64,6 +77,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--query", default="dense passage retrieval")
     ap.add_argument("--baseline-bin", help="another paperbase executable timed on the same store copy")
+    ap.add_argument("--baseline-rev", help="a commit of this repository (e.g. 5a2a454, main before issue 32's start-up "
+                    "changes) whose code is timed on the same store copy, on this environment")
     ap.add_argument("--json", type=Path, help="write the figures here too")
     args = ap.parse_args()
     corpus = args.corpus.resolve()
@@ -82,10 +97,11 @@ def main() -> None:
         python = str(BIN / "python")
         runs: dict[str, list[str]] = {"python -c pass": [python, "-c", "pass"],
                                       "python -c 'import pymilvus'": [python, "-c", "import pymilvus"]}
-        runs.update({f"paperbase {k}": v for k, v in commands(str(BIN / "paperbase"), store, corpus, args.query).items()})
-        if args.baseline_bin:
-            runs.update({f"baseline {k}": v for k, v in
-                         commands(args.baseline_bin, store, corpus, args.query).items()})
+        runs.update({f"paperbase {k}": v for k, v in commands([str(BIN / "paperbase")], store, corpus, args.query).items()})
+        baseline = [args.baseline_bin] if args.baseline_bin else (
+            checkout(args.baseline_rev, tmp / "baseline") if args.baseline_rev else None)
+        if baseline:
+            runs.update({f"baseline {k}": v for k, v in commands(baseline, store, corpus, args.query).items()})
         before = load()
         times: dict[str, list[float]] = {name: [] for name in runs}
         cpu: dict[str, list[float]] = {name: [] for name in runs}
@@ -111,7 +127,7 @@ def main() -> None:
             f"{'met' if med[name] <= target else 'NOT met'} (<= {target:g} s wall)")
         print(f"{name:30} {med[name]:8.3f} {min(ts):6.3f} {med_cpu[name]:8.3f} {med[name] / base:13.2f} "
               f"{med_cpu[name] / base_cpu:12.2f}  {verdict}")
-    if args.baseline_bin:
+    if baseline:
         for key in TARGETS:
             print(f"{key}: the baseline takes {med[f'baseline {key}'] / med[f'paperbase {key}']:.2f}x this checkout's "
                   f"wall time, {med_cpu[f'baseline {key}'] / med_cpu[f'paperbase {key}']:.2f}x its CPU time")
