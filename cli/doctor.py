@@ -1,7 +1,6 @@
 """`paperbase doctor`: what is installed and which backends and models are usable offline."""
 from __future__ import annotations
 
-import importlib.metadata as md
 import importlib.util
 import sys
 from collections.abc import Callable
@@ -28,6 +27,8 @@ PACKAGES = ["pymupdf", "pymupdf-layout", "duckdb", "pymilvus", "milvus-lite", "p
 
 
 def _packages() -> list[Check]:
+    import importlib.metadata as md  # here, not at the top: every command (--help too) imports this module
+
     out = [Check("python", "python", sys.version_info[:2] == (3, 11), sys.version.split()[0])]
     for name in PACKAGES:
         try:
@@ -60,6 +61,8 @@ def _parse(settings) -> list[Check]:
 def _mineru(settings) -> list[Check]:
     """The mineru backend: how to install it when missing; else each tier, usable or why not."""
     from pipeline.parse.mineru.tiers import INSTALL_HINT, all_tiers, installed
+
+    import importlib.metadata as md
 
     wanted = settings.parse.backend == "mineru" or "mineru" in settings.parse.views.values()
     role = "configured" if wanted else "optional"

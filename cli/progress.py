@@ -73,12 +73,15 @@ class StageProgress:
     def __init__(self, quiet: bool = False, stream=None) -> None:
         stream = stream or sys.stderr
         self.live = not quiet and stream.isatty()
-        fixed = lambda width: Column(no_wrap=True, min_width=width)  # noqa: E731  (numbers never squeezed)
-        self.bar = Progress(TextColumn("[bold]{task.fields[stage]}", table_column=fixed(9)), BarColumn(bar_width=12),
+        fixed = lambda width: Column(no_wrap=True, min_width=width, max_width=width)  # noqa: E731  (never squeezed)
+        self.bar = Progress(TextColumn("[bold]{task.fields[stage]}", table_column=fixed(9)), BarColumn(bar_width=12, table_column=fixed(12)),
                             MofNCompleteColumn(table_column=fixed(11)), _Rate(table_column=fixed(18)),
                             TextColumn("ETA", table_column=fixed(3)), _Eta(table_column=fixed(7)),
-                            TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", min_width=8)),
-                            console=Console(file=stream), disable=not self.live, transient=False)
+                            TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", min_width=8,
+                                                                                ratio=1)),
+                            # the last column takes what the terminal has left and cuts its text: a long file name
+                            # used to squeeze the bar and drop the ETA instead (issue 32, a 100-column tmux pane)
+                            console=Console(file=stream), disable=not self.live, transient=False, expand=True)
         self.clocks: dict[str, _Clock] = {}
         self._tasks: dict[str, int] = {}
         self._stack = ExitStack()

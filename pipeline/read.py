@@ -268,6 +268,8 @@ class Reader:
         embedded default this also publishes the store for other processes' searches). Returns the collections
         warmed; a store that cannot be opened yet is left for the first search."""
         try:
+            if hasattr(self.client, "open"):  # the embedded store opens lazily: a long-lived reader holds it now
+                self.client.open()
             names = self.collections()
             for name in names:
                 milvus.warm(self.client, name)

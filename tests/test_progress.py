@@ -104,3 +104,23 @@ def test_warnings_during_the_live_rows_are_printed_once_after_them():
         assert stream.getvalue().count("skipping a collection: model unavailable") == 1
     finally:
         logger.removeHandler(handler)
+
+
+def test_a_long_file_name_is_cut_and_the_bar_and_eta_keep_their_place():
+    """The row's last column (the file just parsed, the collection) takes what the terminal has left and is cut with
+    an ellipsis; the bar and the ETA never are (in a 100-column tmux pane a long name used to squeeze the bar from 12
+    cells to 1 and drop the ETA)."""
+    from rich.console import Console
+
+    name = "a_very_long_file_name_" * 4 + ".pdf"
+    rows = {}
+    with StageProgress(False, stream=Terminal()) as progress:
+        progress.parse_start(4)
+        progress.parse_result(SimpleNamespace(path="/x/" + name, status="ok"))
+        for width in (80, 100):
+            out = io.StringIO()
+            Console(file=out, width=width, color_system="truecolor").print(progress.bar.get_renderable())
+            rows[width] = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue()).rstrip("\n")
+    for width, row in rows.items():
+        assert len(row) == width and re.search(r"ETA \d:\d\d:\d\d a_very_long\S*…$", row), row
+        assert len(re.findall(r"[━╺╸]", row)) == 12, row  # the whole bar, done part and rest

@@ -27,8 +27,6 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from hashlib import blake2b
 
-import snowballstemmer
-
 from pipeline.vectors.config import BM25_B, BM25_K1
 
 # Common English function words (hand-written list; stemmed before comparison is not needed: we test raw tokens).
@@ -47,6 +45,8 @@ _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)  # letters/digits; punctuation and u
 
 @lru_cache(maxsize=1)
 def _stemmer():
+    import snowballstemmer  # here: its package imports every language's stemmer, and most importers never stem
+
     return snowballstemmer.stemmer("english")
 
 

@@ -25,7 +25,9 @@ Rules:
 - Scores are Milvus's: COSINE on vectors normalised when copied (the dot product), IP on float32 sparse weights; exact
   search (an HNSW collection's approximate hits become exact ones). Filters are compiled and evaluated by Milvus
   Lite's own filter engine over the copy's scalar columns, so they mean what they mean to Milvus; a filter it cannot
-  compile there goes to Milvus, which reports the error.
+  compile there goes to Milvus, which reports the error. One kind is evaluated here instead: `field == "text"` terms
+  joined by `and` over the VARCHAR fields (every search's own scope filter), whose meaning is plain equality, because
+  importing that engine costs a cold search more than the search (see _equalities_mask).
 - Files: `<store>-copies/<shard>/CURRENT` names the version directory and its fingerprint; a writer fills a new
   version directory and replaces CURRENT atomically, so readers (which memory-map) never see a half-written copy.
 """
@@ -34,6 +36,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import shutil
 import threading
 from dataclasses import dataclass
@@ -243,7 +246,8 @@ class Copy:
 
     def hits(self, rows: np.ndarray, scores: np.ndarray, fields: list[str]) -> list[dict]:
         """Milvus hit dicts ({"id", "distance", "entity"}) of these rows."""
-        picked = self.meta.take(rows).to_pylist()
+        # row by row, not `take`: pyarrow's take imports pandas (0.9 s of a cold search) for a few dozen rows
+        picked = [self.meta.slice(int(r), 1).to_pylist()[0] for r in rows]
         return [{"id": int(ent["id"]), "distance": float(sc), "entity": {f: ent[f] for f in fields if f in ent}}
                 for sc, ent in zip(scores, picked)]
 
@@ -595,6 +599,9 @@ def mask(store: Path, shard: str, copy: Copy, expr: str | None) -> np.ndarray | 
     raises what that engine raises for a filter it cannot compile."""
     if not expr:
         return None
+    simple = _equalities_mask(store, shard, copy, expr)
+    if simple is not None:
+        return simple
     key = (str(Path(store) / "collections" / shard), expr)
     compiled = _compiled.get(key)
     if compiled is None:
@@ -608,3 +615,60 @@ def mask(store: Path, shard: str, copy: Copy, expr: str | None) -> np.ndarray | 
     from milvus_lite.search.filter import evaluate_mask
 
     return np.asarray(evaluate_mask(compiled, copy.meta), dtype=bool)
+
+
+# `field == "text"` joined by `and`: what every search's own scope filter is (search.build_filter: table and column),
+# with or without `pdf_id == ...`. Such a filter is evaluated here with numpy, because Milvus Lite's filter engine
+# cannot be imported without the whole engine (its package imports faiss, pyarrow.compute and every storage module:
+# 0.6-0.8 s of a cold search's 1.5 s). Equality of a VARCHAR with a literal means one thing in Milvus (exact, a null
+# matches nothing); anything else goes to the engine.
+_TERM = r'([A-Za-z_]\w*)\s*==\s*"([^"\\]*)"'  # a literal with an escape goes to the engine (`\n` is its business)
+_EQUALITY = (re.compile(rf"\s*\(\s*{_TERM}\s*\)\s*"), re.compile(rf"\s*{_TERM}\s*"))
+_AND = re.compile(r"(?:and(?=[\s(])|&&)", re.IGNORECASE)
+
+
+def _equalities(expr: str) -> list[tuple[str, str]] | None:
+    """[(field, value)] when `expr` is only `field == "value"` terms (each bare or in one pair of parentheses) joined
+    by `and`, else None."""
+    out, pos = [], 0
+    while True:
+        m = next((m for p in _EQUALITY if (m := p.match(expr, pos))), None)
+        if m is None:
+            return None
+        out.append((m.group(1), m.group(2)))
+        pos = m.end()
+        if pos == len(expr):
+            return out
+        joined = _AND.match(expr, pos)
+        if joined is None:
+            return None
+        pos = joined.end()
+
+
+_VARCHAR_FIELDS = frozenset({"pdf_id", "table_name", "column_name", "primary_key"})  # of every collection (schemas/)
+_masks: dict[tuple, np.ndarray] = {}
+
+
+def _equalities_mask(store: Path, shard: str, copy: "Copy", expr: str) -> np.ndarray | None:
+    """The rows a filter of `field == "value"` terms admits, over the copy's own columns (None: not such a filter).
+    Kept per copy version and filter, as compiled filters are: a long-lived reader repeats its scope filter."""
+    terms = _equalities(expr)
+    if terms is None or any(field not in _VARCHAR_FIELDS for field, _ in terms):
+        return None
+    key = (str(store), shard, copy.fingerprint, expr)
+    found = _masks.get(key)
+    if found is not None and len(found) == copy.meta.num_rows:
+        return found
+    out = np.ones(copy.meta.num_rows, dtype=bool)
+    if copy.meta.num_rows:
+        names = set(copy.meta.column_names)
+        for field, value in terms:
+            if field not in names or str(copy.meta.schema.field(field).type) not in ("string", "large_string"):
+                return None
+            # to_pylist, not to_numpy: pyarrow converts strings to numpy through pandas (0.9 s to import)
+            out &= np.fromiter((v == value for v in copy.meta.column(field).to_pylist()), dtype=bool,
+                               count=copy.meta.num_rows)
+    if len(_masks) > 512:
+        _masks.clear()
+    _masks[key] = out
+    return out

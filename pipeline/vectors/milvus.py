@@ -37,8 +37,6 @@ from contextlib import contextmanager
 from hashlib import blake2b
 from pathlib import Path
 
-import numpy as np
-
 from schemas.vectorstore import Collection
 
 # pymilvus pings every 10 s; Milvus Lite's server answers "too_many_pings" and gRPC's C core logs each GOAWAY as
@@ -68,14 +66,13 @@ def uri_for(settings) -> str:
 
 @contextmanager
 def connect(settings) -> Iterator:
-    """A MilvusClient, closed on exit. On the embedded default the store is shared between processes (see lite.py):
-    this process opens it, or connects to the process that holds it."""
-    from pymilvus import MilvusClient
-
-    from pipeline.vectors import lite
-
+    """A MilvusClient, closed on exit. On the embedded default the store is shared between processes (see lite.py),
+    and opened lazily (`LazyLiteClient`): a search that its search copies answer never starts Milvus Lite nor imports
+    pymilvus; the first call that needs Milvus opens the store, or connects to the process that holds it."""
     _quiet_pymilvus()
     if settings.vectors.milvus_uri:
+        from pymilvus import MilvusClient
+
         client = MilvusClient(uri=settings.vectors.milvus_uri)
         client.paperbase_remote = True
         client.paperbase_lite_dir = None
@@ -88,21 +85,88 @@ def connect(settings) -> Iterator:
         finally:
             client.close()
         return
-    store = lite_path(settings)
-    uri, held = lite.acquire(store, settings.vectors.lock_timeout)
+    client = LazyLiteClient(settings, lite_path(settings))
     try:
-        client = MilvusClient(uri=uri)
-        client.paperbase_lite_dir = store  # where its files are, held here or served by another process
-        client.paperbase_lite_path = store if held else None  # only the holder may repair index files (load())
-        client.paperbase_lite_opened = held  # False: answered by another process's loaded store (lite.py)
-        client.paperbase_store = store if settings.vectors.search_copies else None  # copies.py
-        client.paperbase_settings = settings  # readers say "being rebuilt" (rebuilding.py)
-        try:
-            yield client
-        finally:
-            client.close()
+        yield client
     finally:
-        lite.release(store, held)
+        client.close()
+
+
+class LazyLiteClient:
+    """The embedded store's client, opened on first use: any MilvusClient method or attribute asked for opens it
+    (`lite.acquire`: this process starts Milvus Lite, or connects to the process holding the store) and is passed to
+    the real client from then on. Until then only the `paperbase_*` facts are there, which is all a search answered
+    by its search copies needs (existing() and layout() read the alias file and the copies' fingerprints, copies.py).
+
+    Why: a cold `paperbase search` spent most of its CPU importing pymilvus (pandas, gRPC, and scipy on the first
+    search call: 65 % of its samples under py-spy) and a further 13 % starting Milvus Lite and calling it
+    (docs/architecture.md, "Start-up"), none of which a search with fresh copies uses."""
+
+    paperbase_remote = False
+
+    def __init__(self, settings, store: Path):
+        import threading
+
+        self.paperbase_settings = settings  # readers say "being rebuilt" (rebuilding.py)
+        self.paperbase_lite_dir = store  # where its files are, held here or served by another process
+        self.paperbase_store = store if settings.vectors.search_copies else None  # copies.py
+        self._timeout = settings.vectors.lock_timeout
+        self._real = None
+        self._held = False
+        self._closed = False
+        self._lock = threading.RLock()
+
+    @property
+    def paperbase_lite_opened(self) -> bool:
+        """Whether this process opened the store itself (False: not opened, or answered by another process's)."""
+        return self._held
+
+    @property
+    def paperbase_lite_path(self) -> Path | None:
+        """The store when this process holds it: only the holder may repair index files (load())."""
+        return self.paperbase_lite_dir if self._held else None
+
+    @property
+    def opened(self) -> bool:
+        return self._real is not None
+
+    def open(self):
+        """The real MilvusClient, opening the store on the first call."""
+        with self._lock:
+            if self._real is None:
+                if self._closed:
+                    raise RuntimeError("the Milvus client was closed")
+                from pymilvus import MilvusClient
+
+                from pipeline.vectors import lite
+
+                _quiet_pymilvus()  # pymilvus sets its loggers up when imported
+                uri, held = lite.acquire(self.paperbase_lite_dir, self._timeout)
+                try:
+                    self._real = MilvusClient(uri=uri)
+                except BaseException:
+                    lite.release(self.paperbase_lite_dir, held)
+                    raise
+                self._held = held
+            return self._real
+
+    def __getattr__(self, name: str):
+        if name.startswith(("paperbase_", "_")):  # facts this client does not have: never a reason to open the store
+            raise AttributeError(name)
+        return getattr(self.open(), name)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            real, self._real = self._real, None
+            if real is None:
+                return
+            from pipeline.vectors import lite
+
+            try:
+                real.close()
+            finally:
+                lite.release(self.paperbase_lite_dir, self._held)
 
 
 def entity_id(collection: str, table: str, column: str, primary_key: str, window: int = 0) -> int:
@@ -208,6 +272,8 @@ def existing(client, names: list[str] | None = None) -> set[str]:
     cache: dict[str, Layout] = client.__dict__.setdefault("paperbase_layouts", {})
     out = set()
     for name in names if names is not None else _schema_names():
+        if name not in cache:
+            _copied_layout(client, name)
         if name in cache and _all_copied(client, cache[name]):
             out.add(name)  # every shard has a current copy, which drop() removes before anything else
             continue
@@ -228,10 +294,38 @@ def _all_copied(client, lay: Layout) -> bool:
     return all(copies.fresh(store, s) is not None for s in lay.shards)
 
 
+def _copied_layout(client, name: str) -> Layout | None:
+    """The layout of an embedded collection whose every shard has a current search copy, read from the store's files
+    without opening it (and cached as layout() caches): the alias file that Milvus Lite keeps beside its collections
+    names shard 0 (`<store>/aliases.json`, milvus_lite/db.py), whose name carries the shard count. None (and Milvus
+    is asked) for anything else: a server, copies off, no alias yet (a set being made), a shard without a fresh copy
+    (being written, dropped: drop() removes copies first)."""
+    store = getattr(client, "paperbase_store", None)
+    if store is None or _copy_metric(name) is None:
+        return None
+    import json
+
+    try:
+        target = json.loads((Path(store) / "aliases.json").read_text()).get(name)
+    except (OSError, ValueError, AttributeError):
+        return None
+    m = _SHARD.fullmatch(target or "")
+    if not m or m.group(1) != name or m.group(2) != "00":
+        return None
+    n = int(m.group(3))
+    lay = Layout(name, tuple(shard_name(name, s, n) for s in range(n)), PAPER_BUCKETS)
+    from pipeline.vectors import copies
+
+    if n < 2 or any(copies.fresh(Path(store), s) is None for s in lay.shards):
+        return None
+    client.__dict__.setdefault("paperbase_layouts", {})[name] = lay
+    return lay
+
+
 def layout(client, name: str) -> Layout:
     """The layout of an existing collection; looked up once per client (existing() drops it when it changes)."""
     cache: dict[str, Layout] = client.__dict__.setdefault("paperbase_layouts", {})
-    if name not in cache:
+    if name not in cache and _copied_layout(client, name) is None:
         shards = _describe(client, name)
         if not shards:
             from pipeline.vectors.errors import CollectionGone
@@ -543,6 +637,8 @@ def _search_copies(client, name: str, targets: list[tuple[str, list[str] | None]
         return [], targets
     from pipeline.vectors import copies
 
+    import numpy as np  # here: the modules that only plan, count or check state (a no-op ingest, status) need none
+
     found: list[tuple[object, np.ndarray, np.ndarray]] = []
     rest = []
     for target in targets:
@@ -841,6 +937,8 @@ def check_copies(client, name: str, ids_by_paper: dict[str, set[int]], sample: i
 
 
 def _sample_rows(n: int, sample: int) -> np.ndarray:
+    import numpy as np
+
     if sample <= 0 or n <= sample:
         return np.arange(n)
     return np.sort(np.random.default_rng().choice(n, size=sample, replace=False))
@@ -849,6 +947,8 @@ def _sample_rows(n: int, sample: int) -> np.ndarray:
 def _vectors_differ(client, shard: str, copy, rows: np.ndarray) -> int:
     """How many of these copy rows hold a vector other than Milvus's for the same id (dense compared after the
     normalisation the copy applies for COSINE; sparse term by term)."""
+    import numpy as np
+
     if not len(rows):
         return 0
     ids = [int(i) for i in copy.meta["id"].take(rows).to_pylist()]

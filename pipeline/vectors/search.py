@@ -180,7 +180,7 @@ def _run(client, coll, vector, expr: str, limit: int, fields: list[str], params:
          ready: set[str] | None) -> list[dict]:
     name = coll.name
     if ready is None or name not in ready:
-        if name not in milvus.existing(client):
+        if name not in milvus.existing(client, [name]):  # this one only: asking about others may open the store
             raise UnknownCollection(rebuilding.unless_rebuilding(
                 getattr(client, "paperbase_settings", None), [name],
                 f"collection {name} does not exist yet (no vectors were built); run `paperbase encode`"))
@@ -196,15 +196,12 @@ def hybrid_collections(settings, client) -> list[str]:
     from schemas.vectorstore import collections
 
     wanted = [c for c in collections() if c.modality == "text" and settings.vectors.collection(c.name).enabled]
-    names = milvus.existing(client, [c.name for c in wanted])  # runs on every hybrid search: ask about these only
-    out = []
-    for c in wanted:
-        if c.name not in names:
-            continue
-        ref = None if c.embed_type == "bm25" else model_label(c, settings)
-        if availability(c, ref, settings.vectors.download)[0]:
-            out.append(c.name)
-    return out
+    # the model first (a few file lookups): asking Milvus about a collection whose model is missing would open the
+    # embedded store for nothing, where the search copies answer the rest (milvus.LazyLiteClient)
+    usable = [c.name for c in wanted if availability(
+        c, None if c.embed_type == "bm25" else model_label(c, settings), settings.vectors.download)[0]]
+    names = milvus.existing(client, usable)  # runs on every hybrid search: ask about these only
+    return [n for n in usable if n in names]
 
 
 def hybrid_search(settings, query: str, table_name: str | None = None, column_name: str | None = None,

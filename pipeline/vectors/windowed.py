@@ -14,9 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from pipeline.vectors import windows
 from pipeline.vectors.cells import Cell
 
 CACHE_WINDOWS = 100_000  # ~150 MB of 384-d vectors; a paper has a few hundred windows
@@ -47,6 +44,10 @@ def encode(enc, batch_cells: Sequence[Cell], size: int, overlap: int, cache: Win
            progress: Callable[[int], None] | None = None, counts: Counts | None = None
            ) -> tuple[list[tuple[Cell, int]], np.ndarray]:
     """(cell, window index) per vector, and the vectors (one row each), for these text cells."""
+    import numpy as np  # here: importing the vector stage (a no-op ingest, status) needs no numpy
+
+    from pipeline.vectors import windows
+
     counts = counts if counts is not None else Counts()
     by_paper: dict[str, list[Cell]] = {}
     for c in batch_cells:

@@ -18,7 +18,8 @@ import sys, time
 from pipeline.config import load_settings
 from pipeline.read import Reader
 reader = Reader(load_settings(data_dir=sys.argv[1]))
-reader.search("privacy masking", "text_bm25_en", limit=1)  # opens (and so holds) the store
+reader.warm()  # opens (and so holds) the store, as a long-lived reader (MCP) does: a search alone may not (copies)
+reader.search("privacy masking", "text_bm25_en", limit=1)
 print("holding", flush=True)
 time.sleep(float(sys.argv[2]))
 print(len(reader.search("language models", "text_bm25_en", limit=3)), flush=True)  # still works afterwards

@@ -191,6 +191,11 @@ def test_encode_keeps_copies_and_a_reader_searches_them_without_loading_milvus(b
         got = [[(h.primary_key, round(h.score, 4), h.text) for h in reader.search(q, BM25, filter=f)]
                for q in queries for f in (None, f'pdf_id == "{paper}"', 'table_name == "chunks"')]
         assert not reader.client.__dict__.get("paperbase_loaded")
+    with Reader(settings) as reader:  # a one-shot reader (`paperbase search`): the copies answer, Milvus stays shut
+        cold = [[(h.primary_key, round(h.score, 4), h.text) for h in reader.search(q, BM25, filter=f)]
+                for q in queries for f in (None, f'pdf_id == "{paper}"', 'table_name == "chunks"')]
+        assert reader.client.opened is False and not reader.client.paperbase_lite_opened
+    assert cold == got
     off = settings.model_copy(update={"vectors": settings.vectors.model_copy(update={"search_copies": False})})
     with Reader(off) as reader:
         ref = [[(h.primary_key, round(h.score, 4), h.text) for h in reader.search(q, BM25, filter=f)]
@@ -285,3 +290,28 @@ def test_a_sparse_copy_updated_in_place_equals_one_built_from_its_rows():
     q = {3: 1.0, 7: 0.5, 11: 2.0, 49: 0.1}
     assert np.allclose(got._sparse_scores(q, len(got))[0], ref._sparse_scores(q, len(ref))[0])
     assert [r.tolist() for r in got.top(q, 5, None)] == [r.tolist() for r in ref.top(q, 5, None)]
+
+
+def test_equality_filters_are_evaluated_over_the_copy_as_milvus_evaluates_them(store):
+    """`field == "text"` terms joined by `and` (every search's scope filter) are evaluated by copies.py itself, without
+    importing Milvus Lite's engine: the same rows as the engine on a real copy; anything else is left to the engine."""
+    from milvus_lite.schema.persistence import load_schema
+    from milvus_lite.search.filter import compile_filter, evaluate_mask
+
+    client, path = store
+    _fill(client, MINILM, False)
+    shard = milvus.layout(client, MINILM).place("paper-3")[0]
+    copy = copies.fresh(path, shard)
+    assert copy is not None and copy.meta.num_rows
+    schema = load_schema(str(path / "collections" / shard / "schema.json"))[1]
+    simple = ['pdf_id == "paper-3"', 'table_name == "chunks" and column_name == "text_content"',
+              '(pdf_id == "paper-3") and primary_key == "paper-3-4"', 'table_name == "pages"',
+              'table_name == "chunks" && pdf_id == "paper-3"']
+    for expr in simple:
+        mine = copies._equalities_mask(path, shard, copy, expr)
+        assert mine is not None, expr
+        assert mine.tolist() == np.asarray(evaluate_mask(compile_filter(expr, schema), copy.meta), dtype=bool).tolist()
+    assert copies._equalities_mask(path, shard, copy, 'pdf_id == "paper-3"').sum() == 20
+    for expr in ['page_number >= 2', 'pdf_id == "paper-3" or pdf_id == "paper-1"', "pdf_id == 'paper-3'",
+                 'pdf_id == "a\\"b"', 'not pdf_id == "paper-3"', '(pdf_id == "paper-3"', 'text == "x"']:
+        assert copies._equalities_mask(path, shard, copy, expr) is None, expr

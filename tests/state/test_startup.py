@@ -1,0 +1,59 @@
+"""Start-up loads only what a command needs (issue 32): `--help` imports no library of the pipeline, a search that
+the search copies answer neither imports pymilvus nor opens the Milvus Lite store, and a re-ingest of a folder where
+nothing changed imports no model runtime and no Milvus client. Checked on the real command in a subprocess with
+`python -X importtime`, whose stderr names every module the process imported."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+from tests.state.helpers import BIN, REPO, env
+
+PYTHON = REPO / ".venv" / "bin" / "python"
+_IMPORTED = re.compile(r"^import time:\s+\d+\s+\|\s+\d+\s+\|\s+(\S+)\s*$", re.MULTILINE)
+MODEL_RUNTIMES = {"torch", "onnxruntime", "openvino", "transformers", "sentence_transformers", "tokenizers"}
+MILVUS = {"pymilvus", "milvus_lite", "grpc"}
+
+
+def _traced(*args: str, cwd) -> tuple[subprocess.CompletedProcess, set[str]]:
+    """Run `paperbase ARGS` with import tracing: (the process, the top-level packages it imported)."""
+    done = subprocess.run([str(PYTHON), "-X", "importtime", str(BIN), *args], cwd=cwd, env=env(),
+                          capture_output=True, text=True, timeout=300)
+    modules = {m.split(".")[0] for m in _IMPORTED.findall(done.stderr)}
+    assert modules, done.stderr[-2000:]  # the trace is there: an empty set would pass every check below
+    return done, modules
+
+
+def _copy(small_ingested, tmp_path):
+    shutil.copytree(small_ingested / "data", tmp_path / "data")
+    return tmp_path / "data"
+
+
+def test_help_imports_no_pipeline_library(tmp_path):
+    done, modules = _traced("--help", cwd=tmp_path)
+    assert done.returncode == 0 and "search" in done.stdout
+    heavy = modules & (MODEL_RUNTIMES | MILVUS | {"numpy", "duckdb", "pyarrow", "pandas", "pymupdf", "prefect",
+                                                  "pydantic_settings"})
+    assert not heavy, heavy
+
+
+def test_a_search_answered_by_the_copies_leaves_milvus_closed(small_ingested, tmp_path):
+    data = _copy(small_ingested, tmp_path)
+    done, modules = _traced("search", "token masking", "--data-dir", str(data), "--json", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.strip(), done.stderr[-2000:]
+    assert not modules & MILVUS, modules & MILVUS
+    assert not (data / "milvus.db.port").exists()  # nothing was published: this process never held the store
+    # a filter the copies' own evaluator does not take (a range) goes to Milvus Lite's filter engine: same command
+    done, modules = _traced("search", "token masking", "--data-dir", str(data), "--filter", "page_number <= 3",
+                            "--json", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.strip(), done.stderr[-2000:]
+    assert "milvus_lite" in modules and "pymilvus" not in modules
+
+
+def test_a_noop_reingest_loads_no_model_and_no_milvus_client(small_ingested, tmp_path):
+    data = _copy(small_ingested, tmp_path)
+    done, modules = _traced("ingest", str(small_ingested / "pdfs"), "--data-dir", str(data), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "skipped: 2" in done.stderr
+    assert not modules & (MODEL_RUNTIMES | MILVUS | {"prefect"}), modules & (MODEL_RUNTIMES | MILVUS | {"prefect"})
