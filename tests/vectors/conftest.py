@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.vectors.vechelpers import BGE, CLIP, CORPUS, PAPERS, REPO
+from tests.vectors.vechelpers import BGE, CLIP, CORPUS, PAPERS, REPO, Engine
 
 
 @pytest.fixture(scope="session")
@@ -32,3 +32,39 @@ def tiny_models(tmp_path_factory) -> dict[str, str]:
     return {BGE: str(build_tiny_bert(root)), CLIP: str(build_tiny_clip(root))}
 
 
+def _engine(request, uri: str | None) -> Engine:
+    if uri is None:
+        return Engine("lite")
+    from pymilvus import MilvusClient
+
+    from pipeline.vectors import server
+
+    client = MilvusClient(uri=uri)
+    try:
+        client.paperbase_remote = True
+        sparse = server.features(client).sparse
+    finally:
+        client.close()
+    return Engine("server", uri, sparse)
+
+
+@pytest.fixture(params=["lite", "server"])
+def engine(request) -> Engine:
+    """Each test once on Milvus Lite and once on the real Milvus server (a database of its own there)."""
+    if request.param == "lite":
+        yield _engine(request, None)
+        return
+    yield _engine(request, request.getfixturevalue("milvus_engine"))
+
+
+@pytest.fixture(scope="module", params=["lite", "server"])
+def module_engine(request) -> Engine:
+    """`engine` for module-scoped stores: one database per module on the server."""
+    if request.param == "lite":
+        yield _engine(request, None)
+        return
+    from tests.milvus_engine import database
+
+    root = request.getfixturevalue("milvus_engine_root")
+    with database(root, "m_" + request.module.__name__.rsplit(".", 1)[-1]) as uri:
+        yield _engine(request, uri)
