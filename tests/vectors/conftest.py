@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.vectors.vechelpers import BGE, CLIP, CORPUS, PAPERS, REPO, Engine
+from tests.vectors.vechelpers import BGE, CLIP, CORPUS, PAPERS, REPO, LITE_ONLY, Engine
 
 
 @pytest.fixture(scope="session")
@@ -54,6 +54,9 @@ def engine(request) -> Engine:
     if request.param == "lite":
         yield _engine(request, None)
         return
+    lite_only = request.node.get_closest_marker("lite_only")
+    if lite_only:  # before the server is asked for anything
+        pytest.skip(LITE_ONLY.format(what=lite_only.args[0]))
     yield _engine(request, request.getfixturevalue("milvus_engine"))
 
 
