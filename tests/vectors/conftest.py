@@ -2,13 +2,14 @@
 fresh data dirs, settings with chosen collections, tiny models, and a `milvus-lite server` on loopback."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.vectors.vechelpers import BGE, CLIP, CORPUS, PAPERS, REPO, LITE_ONLY, Engine
+from tests.vectors.vechelpers import BGE, BM25, CLIP, CORPUS, MINILM, PAPERS, REPO, LITE_ONLY, Engine, fresh_dir
 
 
 @pytest.fixture(scope="session")
@@ -50,24 +51,33 @@ def _engine(request, uri: str | None) -> Engine:
 
 @pytest.fixture(params=["lite", "server"])
 def engine(request) -> Engine:
-    """Each test once on Milvus Lite and once on the real Milvus server (a database of its own there)."""
+    """Each test once on Milvus Lite and once on the real Milvus server (a database of its own there). A test marked
+    `lite_only` (a behaviour only the embedded engine has) skips its server variant with the reason; one marked
+    `server_extra` (slow, and its server path is covered by a cheaper test) runs it only with
+    PAPERBASE_TEST_SERVER=all, so that the server variants add little to ./run-tests (docs/vectors.md)."""
     if request.param == "lite":
         yield _engine(request, None)
         return
     lite_only = request.node.get_closest_marker("lite_only")
     if lite_only:  # before the server is asked for anything
         pytest.skip(LITE_ONLY.format(what=lite_only.args[0]))
+    extra = request.node.get_closest_marker("server_extra")
+    if extra and os.environ.get("PAPERBASE_TEST_SERVER") != "all":
+        pytest.skip(f"server variant left out of the default subset ({extra.args[0]}); PAPERBASE_TEST_SERVER=all runs it")
     yield _engine(request, request.getfixturevalue("milvus_engine"))
 
 
-@pytest.fixture(scope="module", params=["lite", "server"])
-def module_engine(request) -> Engine:
-    """`engine` for module-scoped stores: one database per module on the server."""
-    if request.param == "lite":
-        yield _engine(request, None)
-        return
+@pytest.fixture(scope="session")
+def server_minilm(base_db, tmp_path_factory, milvus_engine_root):
+    """The two papers encoded with BM25 and MiniLM on the real server (BM25 refused there before 2.4), once per test
+    process: MiniLM's encode is the slow part, and test_index's server variant and test_milvus_engine's Lite/server
+    comparison only read it. (settings, report, engine)."""
     from tests.milvus_engine import database
 
-    root = request.getfixturevalue("milvus_engine_root")
-    with database(root, "m_" + request.module.__name__.rsplit(".", 1)[-1]) as uri:
-        yield _engine(request, uri)
+    from pipeline.vectors import encode_papers
+
+    with database(milvus_engine_root, "s_minilm") as uri:
+        engine = _engine(None, uri)
+        settings = engine.settings(fresh_dir(base_db, tmp_path_factory.mktemp("server-minilm")), [BM25, MINILM],
+                                   papers_per_batch=1)
+        yield settings, encode_papers(settings), engine

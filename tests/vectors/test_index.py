@@ -1,21 +1,22 @@
 """Encode -> check -> search on two short corpus papers, with BM25 and the bundled MiniLM (offline), on Milvus Lite
-and on the real Milvus server (`module_engine`; a server without sparse vectors refuses BM25 and holds MiniLM)."""
+and on the real Milvus server (tests/vectors/conftest.py `server_minilm`; a server without sparse vectors refuses BM25 and holds MiniLM)."""
 from __future__ import annotations
 
 import pytest
-from tests.vectors.vechelpers import BM25, MINILM, fresh_dir
+from tests.vectors.vechelpers import BM25, MINILM, Engine, fresh_dir, make_settings
 
 from pipeline.vectors import check, encode_papers, render_vectorstore_prompt, search
 from pipeline.vectors.cells import counts
 from pipeline.store import Store
 
 
-@pytest.fixture(scope="module")
-def encoded(base_db, tmp_path_factory, module_engine):
-    settings = module_engine.settings(fresh_dir(base_db, tmp_path_factory.mktemp("enc")), [BM25, MINILM],
-                                      papers_per_batch=1)
+@pytest.fixture(scope="module", params=["lite", "server"])
+def encoded(request, base_db, tmp_path_factory):
+    if request.param == "server":  # encoded once per test process, shared with test_milvus_engine
+        return request.getfixturevalue("server_minilm")
+    settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp("enc")), [BM25, MINILM], papers_per_batch=1)
     report = encode_papers(settings)
-    return settings, report, module_engine
+    return settings, report, Engine("lite")
 
 
 def _cells(settings) -> int:
