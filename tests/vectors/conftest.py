@@ -70,8 +70,8 @@ def engine(request) -> Engine:
 @pytest.fixture(scope="session")
 def server_minilm(base_db, tmp_path_factory, milvus_engine_root):
     """The two papers encoded with BM25 and MiniLM on the real server (BM25 refused there before 2.4), once per test
-    process: MiniLM's encode is the slow part, and test_index's server variant and test_milvus_engine's Lite/server
-    comparison only read it. (settings, report, engine)."""
+    process: MiniLM's encode is the slow part, and the server variants of test_index and test_retrieval and
+    test_milvus_engine's Lite/server comparison only read it. (settings, report, engine, progress calls)."""
     from tests.milvus_engine import database
 
     from pipeline.vectors import encode_papers
@@ -80,4 +80,5 @@ def server_minilm(base_db, tmp_path_factory, milvus_engine_root):
         engine = _engine(None, uri)
         settings = engine.settings(fresh_dir(base_db, tmp_path_factory.mktemp("server-minilm")), [BM25, MINILM],
                                    papers_per_batch=1)
-        yield settings, encode_papers(settings), engine
+        calls: list[tuple[str, int, int]] = []
+        yield settings, encode_papers(settings, progress=lambda c, d, t: calls.append((c, d, t))), engine, calls

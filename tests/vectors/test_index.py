@@ -13,7 +13,7 @@ from pipeline.store import Store
 @pytest.fixture(scope="module", params=["lite", "server"])
 def encoded(request, base_db, tmp_path_factory):
     if request.param == "server":  # encoded once per test process, shared with test_milvus_engine
-        return request.getfixturevalue("server_minilm")
+        return request.getfixturevalue("server_minilm")[:3]
     settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp("enc")), [BM25, MINILM], papers_per_batch=1)
     report = encode_papers(settings)
     return settings, report, Engine("lite")

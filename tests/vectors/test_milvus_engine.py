@@ -56,7 +56,7 @@ def minilm_pair(base_db, tmp_path_factory, server_minilm):
     settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp("lite")), [MINILM])
     report = encode_papers(settings)
     assert report.status == "ok" and report.inserted > 0, report.to_json()
-    srv_settings, srv_report, _ = server_minilm
+    srv_settings, srv_report, *_ = server_minilm
     by_name = {c.collection: c for c in srv_report.collections}
     assert by_name[MINILM].status == "ok" and by_name[MINILM].vectors_inserted > 0, srv_report.to_json()
     return [settings, srv_settings]
