@@ -1,5 +1,6 @@
 """Fixtures for the vector index: a small DuckDB (two short corpus papers, parsed once per session) copied into
-fresh data dirs, settings with chosen collections, tiny models, and a `milvus-lite server` on loopback."""
+fresh data dirs, settings with chosen collections, tiny models, and the engine a test runs on: Milvus Lite or the real
+Milvus server (`engine`, `server_minilm`)."""
 from __future__ import annotations
 
 import os
@@ -33,7 +34,7 @@ def tiny_models(tmp_path_factory) -> dict[str, str]:
     return {BGE: str(build_tiny_bert(root)), CLIP: str(build_tiny_clip(root))}
 
 
-def _engine(request, uri: str | None) -> Engine:
+def _engine(uri: str | None) -> Engine:
     if uri is None:
         return Engine("lite")
     from pymilvus import MilvusClient
@@ -56,7 +57,7 @@ def engine(request) -> Engine:
     `server_extra` (slow, and its server path is covered by a cheaper test) runs it only with
     PAPERBASE_TEST_SERVER=all, so that the server variants add little to ./run-tests (docs/vectors.md)."""
     if request.param == "lite":
-        yield _engine(request, None)
+        yield _engine(None)
         return
     lite_only = request.node.get_closest_marker("lite_only")
     if lite_only:  # before the server is asked for anything
@@ -64,7 +65,7 @@ def engine(request) -> Engine:
     extra = request.node.get_closest_marker("server_extra")
     if extra and os.environ.get("PAPERBASE_TEST_SERVER") != "all":
         pytest.skip(f"server variant left out of the default subset ({extra.args[0]}); PAPERBASE_TEST_SERVER=all runs it")
-    yield _engine(request, request.getfixturevalue("milvus_engine"))
+    yield _engine(request.getfixturevalue("milvus_engine"))
 
 
 @pytest.fixture(scope="session")
@@ -77,7 +78,7 @@ def server_minilm(base_db, tmp_path_factory, milvus_engine_root):
     from pipeline.vectors import encode_papers
 
     with database(milvus_engine_root, "s_minilm") as uri:
-        engine = _engine(None, uri)
+        engine = _engine(uri)
         settings = engine.settings(fresh_dir(base_db, tmp_path_factory.mktemp("server-minilm")), [BM25, MINILM],
                                    papers_per_batch=1)
         calls: list[tuple[str, int, int]] = []

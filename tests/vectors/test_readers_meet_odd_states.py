@@ -16,7 +16,6 @@ from pipeline.vectors.rebuilding import FILENAME
 from tests.vectors.vechelpers import BGE, BM25, MINILM, REPO, fresh_dir, make_settings
 
 BIN = str(REPO / ".venv" / "bin" / "paperbase")
-ONLY_BM25 = {f"PAPERBASE_VECTORS__COLLECTIONS__{MINILM}__ENABLED": "false"}
 
 
 def _only(coll: str, models: dict[str, str]) -> dict[str, str]:
