@@ -54,7 +54,7 @@ def _engine(uri: str | None) -> Engine:
 def engine(request) -> Engine:
     """Each test once on Milvus Lite and once on the real Milvus server (a database of its own there). A test marked
     `lite_only` (a behaviour only the embedded engine has) skips its server variant with the reason; one marked
-    `server_extra` (slow, and its server path is covered by a cheaper test) runs it only with
+    `slow_variant` (slow, and its server path is covered by a cheaper test) runs it only with
     PAPERBASE_TEST_SERVER=all, so that the server variants add little to ./run-tests (docs/vectors.md)."""
     if request.param == "lite":
         yield _engine(None)
@@ -62,7 +62,7 @@ def engine(request) -> Engine:
     lite_only = request.node.get_closest_marker("lite_only")
     if lite_only:  # before the server is asked for anything
         pytest.skip(LITE_ONLY.format(what=lite_only.args[0]))
-    extra = request.node.get_closest_marker("server_extra")
+    extra = request.node.get_closest_marker("slow_variant")
     if extra and os.environ.get("PAPERBASE_TEST_SERVER") != "all":
         pytest.skip(f"server variant left out of the default subset ({extra.args[0]}); PAPERBASE_TEST_SERVER=all runs it")
     yield _engine(request.getfixturevalue("milvus_engine"))

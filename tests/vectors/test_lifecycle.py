@@ -83,7 +83,7 @@ def _encode_in_subprocess(data_dir, crash_after: int | None, engine, coll: str, 
     return subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.server_extra("two encode processes with the tiny BGE, about a minute; the changed-paper test covers "
+@pytest.mark.slow_variant("two encode processes with the tiny BGE, about a minute; the changed-paper test covers "
                            "a paper's delete and insert on the server")
 def test_killed_encode_leaves_no_duplicates_after_rerun(base_db, tmp_path, engine, tiny_models):
     data = fresh_dir(base_db, tmp_path)

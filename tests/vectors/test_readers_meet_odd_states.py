@@ -33,7 +33,7 @@ def _run(*args, env=None, **kw):
     return done
 
 
-@pytest.mark.server_extra("four CLI processes; the check-during-rebuild test covers the CLI on the server")
+@pytest.mark.slow_variant("four CLI processes; the check-during-rebuild test covers the CLI on the server")
 def test_search_says_when_the_index_it_searched_is_empty(tmp_path, engine):
     data = tmp_path / "data"
     (tmp_path / "none").mkdir()
