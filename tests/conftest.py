@@ -184,22 +184,7 @@ def milvus_engine_root(tmp_path_factory) -> str:
 def milvus_engine(milvus_engine_root, request) -> str:
     """A URI on the real Milvus server naming a database of this test's own (the server is shared by the session;
     Milvus 2.3 allows 64 databases), dropped with everything in it afterwards."""
-    import re
-    import uuid
+    from tests.milvus_engine import database
 
-    from pymilvus import MilvusClient
-
-    db = "t_" + re.sub(r"\W", "_", request.node.name)[:40] + "_" + uuid.uuid4().hex[:6]
-    admin = MilvusClient(uri=milvus_engine_root)
-    admin.create_database(db)
-    yield f"{milvus_engine_root}/{db}"
-    try:
-        scoped = MilvusClient(uri=f"{milvus_engine_root}/{db}")
-        for name in scoped.list_collections():
-            for alias in scoped.list_aliases(name).get("aliases", []):
-                scoped.drop_alias(alias)
-            scoped.drop_collection(name)
-        scoped.close()
-        admin.drop_database(db)
-    finally:
-        admin.close()
+    with database(milvus_engine_root, "t_" + request.node.name) as uri:
+        yield uri

@@ -3,13 +3,14 @@ Milvus (a long cell has one vector per window in dense collections), and duplica
 key, i.e. the same cell and window, which deterministic ids make impossible unless something wrote around them), and
 the search copies (copies.py) against Milvus: their files against their digests, their ids against Milvus's for the
 same papers and their vectors against Milvus's (a random sample per shard, or all); a copy that differs is removed
-and reported. A collection a `rebuild` is re-encoding right now is left out, with a note saying so."""
+and reported. A collection a `rebuild` is re-encoding right now is left out, with a note saying so; so is one the
+Milvus server cannot hold (server.py: BM25 before 2.4), which `encode` skips, rather than reported as owed."""
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
 
-from pipeline.vectors import cells, ledger, milvus, rebuilding
+from pipeline.vectors import cells, ledger, milvus, rebuilding, server
 from pipeline.vectors.errors import CollectionGone
 from pipeline.vectors.stage import target_collections
 from pipeline.store import Store
@@ -59,6 +60,10 @@ def check(settings, collections: list[str] | None = None, notes: list[str] | Non
             busy = rebuilding.describe(settings, coll.name)
             if busy:
                 notes.append(f"{busy}; not checked (run `paperbase check` when it has finished)")
+                continue
+            refused = server.features(client).refusal(coll) if server.is_server(client) else None
+            if refused and coll.name not in existing:  # encode skips it too: owing it would send users in a loop
+                notes.append(f"{refused}; not checked")
                 continue
             try:
                 found, copy_check = _check_one(settings, client, coll, coll.name in existing, expected, present,

@@ -1,14 +1,16 @@
 """Fixtures for the vector index: a small DuckDB (two short corpus papers, parsed once per session) copied into
-fresh data dirs, settings with chosen collections, tiny models, and a `milvus-lite server` on loopback."""
+fresh data dirs, settings with chosen collections, tiny models, and the engine a test runs on: Milvus Lite or the real
+Milvus server (`engine`, `server_minilm`)."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.vectors.vechelpers import BGE, CLIP, CORPUS, PAPERS, REPO
+from tests.vectors.vechelpers import BGE, BM25, CLIP, CORPUS, MINILM, PAPERS, REPO, LITE_ONLY, Engine, fresh_dir
 
 
 @pytest.fixture(scope="session")
@@ -32,3 +34,52 @@ def tiny_models(tmp_path_factory) -> dict[str, str]:
     return {BGE: str(build_tiny_bert(root)), CLIP: str(build_tiny_clip(root))}
 
 
+def _engine(uri: str | None) -> Engine:
+    if uri is None:
+        return Engine("lite")
+    from pymilvus import MilvusClient
+
+    from pipeline.vectors import server
+
+    client = MilvusClient(uri=uri)
+    try:
+        client.paperbase_remote = True
+        sparse = server.features(client).sparse
+    finally:
+        client.close()
+    return Engine("server", uri, sparse)
+
+
+@pytest.fixture(params=["lite", "server"])
+def engine(request) -> Engine:
+    """Each test once on Milvus Lite and once on the real Milvus server (a database of its own there). A test marked
+    `lite_only` (a behaviour only the embedded engine has) skips its server variant with the reason; one marked
+    `slow_variant` (slow, and its server path is covered by a cheaper test) runs it only with
+    PAPERBASE_TEST_SERVER=all, so that the server variants add little to ./run-tests (docs/vectors.md)."""
+    if request.param == "lite":
+        yield _engine(None)
+        return
+    lite_only = request.node.get_closest_marker("lite_only")
+    if lite_only:  # before the server is asked for anything
+        pytest.skip(LITE_ONLY.format(what=lite_only.args[0]))
+    extra = request.node.get_closest_marker("slow_variant")
+    if extra and os.environ.get("PAPERBASE_TEST_SERVER") != "all":
+        pytest.skip(f"server variant left out of the default subset ({extra.args[0]}); PAPERBASE_TEST_SERVER=all runs it")
+    yield _engine(request.getfixturevalue("milvus_engine"))
+
+
+@pytest.fixture(scope="session")
+def server_minilm(base_db, tmp_path_factory, milvus_engine_root):
+    """The two papers encoded with BM25 and MiniLM on the real server (BM25 refused there before 2.4), once per test
+    process: MiniLM's encode is the slow part, and the server variants of test_index and test_retrieval and
+    test_milvus_engine's Lite/server comparison only read it. (settings, report, engine, progress calls)."""
+    from tests.milvus_engine import database
+
+    from pipeline.vectors import encode_papers
+
+    with database(milvus_engine_root, "s_minilm") as uri:
+        engine = _engine(uri)
+        settings = engine.settings(fresh_dir(base_db, tmp_path_factory.mktemp("server-minilm")), [BM25, MINILM],
+                                   papers_per_batch=1)
+        calls: list[tuple[str, int, int]] = []
+        yield settings, encode_papers(settings, progress=lambda c, d, t: calls.append((c, d, t))), engine, calls

@@ -1,6 +1,7 @@
 """`paperbase encode` killed from outside (SIGKILL) while it is midway through the papers: a rerun converges to
 matching counts with no duplicates. Unlike test_lifecycle's crash hook, nothing inside the process chooses the
-moment: the test kills it as soon as the ledger shows the first paper done and the second still in progress."""
+moment: the test kills it as soon as the ledger shows the first paper done and the second still in progress. On
+Milvus Lite, and on the real Milvus server with PAPERBASE_TEST_SERVER=all (two MiniLM encodes: slow)."""
 from __future__ import annotations
 
 import os
@@ -8,7 +9,9 @@ import signal
 import subprocess
 import time
 
-from tests.vectors.vechelpers import MINILM, REPO, fresh_dir, make_settings
+import pytest
+
+from tests.vectors.vechelpers import MINILM, REPO, fresh_dir
 
 from pipeline.vectors import check, milvus
 from pipeline.vectors.cells import counts, papers
@@ -24,9 +27,10 @@ def _papers_recorded(store: Store) -> int:
     return store.query("SELECT count(*) AS n FROM ledger.vector_papers WHERE collection = ?", [MINILM])[0]["n"]
 
 
-def test_encode_killed_from_outside_then_rerun_matches(base_db, tmp_path):
+@pytest.mark.slow_variant("two MiniLM encodes; test_lifecycle's killed encode covers the server path")
+def test_encode_killed_from_outside_then_rerun_matches(base_db, tmp_path, engine):
     data = fresh_dir(base_db, tmp_path)
-    env = {**os.environ, "PAPERBASE_VECTORS__PAPERS_PER_BATCH": "1"}
+    env = {**os.environ, "PAPERBASE_VECTORS__PAPERS_PER_BATCH": "1", **engine.env()}
     cmd = [str(REPO / ".venv" / "bin" / "paperbase"), "encode", "--data-dir", str(data), "--collection", MINILM, "--json"]
     proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     store = Store(data / "paperbase.duckdb", lock_timeout=30)
@@ -51,7 +55,7 @@ def test_encode_killed_from_outside_then_rerun_matches(base_db, tmp_path):
 
     rerun = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert rerun.returncode == 0, rerun.stderr[-2000:]
-    settings = make_settings(data, [MINILM])
+    settings = engine.settings(data, [MINILM])
     assert check(settings) == []
     with Store(settings.duckdb_path).reading() as con:
         cells = sum(counts(con, "text").values())

@@ -23,8 +23,7 @@ QUESTIONS = REPO / "tests" / "data" / "corpus_questions.jsonl"
 
 @pytest.fixture(scope="module")
 def engine_db(milvus_engine_root):
-    """One database of the shared server for this module (the Lite/server comparison and the lifecycle test share
-    its MiniLM encode: encoding is the slow part)."""
+    """One database of the shared server for this module's tiny-model store."""
     import uuid
 
     from pymilvus import MilvusClient
@@ -51,16 +50,16 @@ def on_server(base_db, tmp_path_factory, engine_db, tiny_models):
 
 
 @pytest.fixture(scope="module")
-def minilm_pair(base_db, tmp_path_factory, engine_db):
-    """The same store encoded with MiniLM twice: into Milvus Lite and through the server."""
-    out = []
-    for where, uri in (("lite", None), ("server", engine_db)):
-        settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp(where)), [MINILM],
-                                 **({"milvus_uri": uri} if uri else {}))
-        report = encode_papers(settings)
-        assert report.status == "ok" and report.inserted > 0, report.to_json()
-        out.append(settings)
-    return out
+def minilm_pair(base_db, tmp_path_factory, server_minilm):
+    """The same store encoded with MiniLM twice: into Milvus Lite and through the server (tests/vectors/conftest.py
+    `server_minilm`, shared with test_index)."""
+    settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp("lite")), [MINILM])
+    report = encode_papers(settings)
+    assert report.status == "ok" and report.inserted > 0, report.to_json()
+    srv_settings, srv_report, *_ = server_minilm
+    by_name = {c.collection: c for c in srv_report.collections}
+    assert by_name[MINILM].status == "ok" and by_name[MINILM].vectors_inserted > 0, srv_report.to_json()
+    return [settings, srv_settings]
 
 
 def test_server_layout_partition_key_and_refusals(on_server):

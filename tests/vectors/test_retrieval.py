@@ -1,5 +1,6 @@
 """Windows (every word reaches a dense vector), one hit per cell, hybrid search, check on windowed collections and
-the encode progress callback: real DuckDB, real Milvus Lite, the bundled MiniLM, two short corpus papers."""
+the encode progress callback: real DuckDB, real Milvus Lite and the real Milvus server (tests/vectors/conftest.py
+`server_minilm`: a server without sparse vectors holds MiniLM alone), the bundled MiniLM, two short corpus papers."""
 from __future__ import annotations
 
 import json
@@ -7,7 +8,7 @@ import os
 import subprocess
 
 import pytest
-from tests.vectors.vechelpers import BM25, MINILM, REPO, fresh_dir, make_settings
+from tests.vectors.vechelpers import BM25, MINILM, REPO, Engine, fresh_dir, make_settings
 
 from pipeline.read import Reader
 from pipeline.store import Store
@@ -17,13 +18,17 @@ from pipeline.vectors.search import Hit
 HIT_FIELDS = {"score", "pdf_id", "page_number", "table_name", "column_name", "primary_key", "text"}
 
 
-@pytest.fixture(scope="module")
-def encoded(base_db, tmp_path_factory):
+@pytest.fixture(scope="module", params=["lite", "server"])
+def encoded(request, base_db, tmp_path_factory):
+    if request.param == "server":  # encoded once per test process, shared with test_index and test_milvus_engine
+        settings, report, engine, calls = request.getfixturevalue("server_minilm")
+        assert report.status == "ok", report.to_json()
+        return settings, calls, engine
     settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp("ret")), [BM25, MINILM])
     calls: list[tuple[str, int, int]] = []
     report = encode_papers(settings, progress=lambda c, d, t: calls.append((c, d, t)))
     assert report.status == "ok", report.to_json()
-    return settings, calls
+    return settings, calls, Engine("lite")
 
 
 def _long_chunks(settings, n: int = 5) -> list[dict]:
@@ -63,7 +68,7 @@ def test_split_keeps_short_texts_whole_and_cuts_long_ones():
 
 
 def test_end_of_a_long_chunk_is_as_findable_as_its_start(encoded):
-    settings, _ = encoded
+    settings, _, engine = encoded
     found = {"start": 0, "end": 0}
     chunks = _long_chunks(settings)
     for c in chunks:
@@ -75,7 +80,7 @@ def test_end_of_a_long_chunk_is_as_findable_as_its_start(encoded):
 
 
 def test_a_cell_with_several_windows_is_listed_once_and_check_counts_cells(encoded):
-    settings, _ = encoded
+    settings, _, engine = encoded
     chunk = _long_chunks(settings, 1)[0]
     with milvus.connect(settings) as client:
         milvus.load(client, MINILM)
@@ -91,7 +96,7 @@ def test_a_cell_with_several_windows_is_listed_once_and_check_counts_cells(encod
 
 
 def test_hybrid_search_through_the_reader(encoded):
-    settings, _ = encoded
+    settings, _, engine = encoded
     chunk = _long_chunks(settings, 1)[0]
     words = chunk["text_content"].split()
     with Reader(settings) as reader:
@@ -99,15 +104,18 @@ def test_hybrid_search_through_the_reader(encoded):
         assert hits[0].primary_key == chunk["pk"] and hits[0].text == chunk["text_content"]
         assert len({fusion.cell_key(h) for h in hits}) == len(hits) == 5
         assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
-        one = reader.search(" ".join(words[:30]), BM25, limit=3)  # a named collection stays a single search
+        one = reader.search(" ".join(words[:30]), engine.text(MINILM), limit=3)  # a named collection stays a single search
         assert len(one) == 3
 
 
 def test_cli_search_defaults_to_hybrid_with_the_same_json_fields(encoded):
-    settings, _ = encoded
+    if encoded[2].server and os.environ.get("PAPERBASE_TEST_SERVER") != "all":
+        pytest.skip("server variant left out of the default subset (two CLI processes loading MiniLM; "
+                    "test_readers_meet_odd_states covers the CLI on the server); PAPERBASE_TEST_SERVER=all runs it")
+    settings, _, engine = encoded
     cmd = [str(REPO / ".venv" / "bin" / "paperbase"), "search", "privacy masking of language models", "--data-dir",
            str(settings.data_dir), "--limit", "4", "--json"]
-    env = {**os.environ, "PAPERBASE_VECTORS__BACKEND": "torch"}
+    env = {**os.environ, "PAPERBASE_VECTORS__BACKEND": "torch", **engine.env()}
     out = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     hits = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
@@ -121,8 +129,8 @@ def test_cli_search_defaults_to_hybrid_with_the_same_json_fields(encoded):
 
 
 def test_progress_reports_cells_done_up_to_the_total(encoded):
-    _, calls = encoded
-    for name in (BM25, MINILM):
+    _, calls, engine = encoded
+    for name in (BM25, MINILM) if engine.sparse else (MINILM,):
         mine = [c for c in calls if c[0] == name]
         assert mine and mine[-1][1] == mine[-1][2] > 0
         assert [d for _, d, _ in mine] == sorted(d for _, d, _ in mine)
