@@ -73,6 +73,7 @@ def connect(settings) -> Iterator:
     if settings.vectors.milvus_uri:
         from pymilvus import MilvusClient
 
+        _quiet_pymilvus()  # again: pymilvus sets its loggers up when first imported, which may be just now
         client = MilvusClient(uri=settings.vectors.milvus_uri)
         client.paperbase_remote = True
         client.paperbase_lite_dir = None

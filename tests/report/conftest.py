@@ -8,31 +8,57 @@ from tests.conftest import CORPUS
 PAPERS = ("acl2020_tapas.pdf", "neurips2017_attention.pdf")  # tables with spans; display equations
 
 
+def _clean_env() -> dict[str, str]:
+    """The environment a user's shell would give: none of this test process's own PAPERBASE_/PREFECT_ settings (a
+    worker that ran other tests first may hold some) except the shared model cache."""
+    import os
+
+    base = {k: v for k, v in os.environ.items()
+            if not k.startswith(("PAPERBASE_", "PREFECT_")) or k == "PAPERBASE_VECTORS__MODEL_CACHE"}
+    return {**base, "PAPERBASE_RUNNER": "library", "DO_NOT_TRACK": "1"}
+
+
+def _paperbase(*args: str, ok_codes: tuple[int, ...] = (0,)) -> None:
+    import subprocess
+
+    from tests.conftest import REPO
+
+    done = subprocess.run([str(REPO / ".venv" / "bin" / "paperbase"), *args], cwd=REPO, env=_clean_env(),
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode in ok_codes, (args, done.stderr[-3000:])
+
+
 @pytest.fixture(scope="session")
 def report_store(tmp_path_factory):
-    """(settings, {file name: paper id}) for a data dir holding PAPERS."""
+    """(settings, {file name: paper id}) for a data dir holding PAPERS, stored by `paperbase ingest` in a process of
+    its own (as a user runs it)."""
     missing = [p for p in PAPERS if not (CORPUS / p).exists()]
     if missing:
         pytest.skip(f"corpus PDFs {missing} are absent from {CORPUS}")
-    from pipeline.config import load_settings
-    from pipeline.ingest import ingest
+    import shutil
 
-    settings = load_settings(data_dir=tmp_path_factory.mktemp("report-data"), workers=1)
-    report = ingest([CORPUS / p for p in PAPERS], settings, stages=["summarize"])
-    ids = {r.path.rsplit("/", 1)[-1]: r.paper_id for r in report.results}
-    assert all(r.status == "ok" for r in report.results), [(r.path, r.error) for r in report.results]
+    import duckdb
+
+    from pipeline.config import load_settings
+
+    root = tmp_path_factory.mktemp("report-data")
+    (root / "pdfs").mkdir()
+    for p in PAPERS:
+        shutil.copy(CORPUS / p, root / "pdfs" / p)
+    # exit 1 only because no vectors were asked for ("not finished": encode missing); every file must be ok
+    _paperbase("ingest", str(root / "pdfs"), "--data-dir", str(root / "data"), "--stages", "summarize", ok_codes=(0, 1))
+    settings = load_settings(data_dir=root / "data", workers=1)
+    with duckdb.connect(str(settings.duckdb_path), read_only=True) as con:
+        rows = con.execute("SELECT pdf_path, CAST(paper_id AS VARCHAR) FROM metadata").fetchall()
+    ids = {path.rsplit("/", 1)[-1]: pid for path, pid in rows}
+    assert sorted(ids) == sorted(PAPERS), rows
     return settings, ids
 
 
 @pytest.fixture(scope="session")
 def built_report(report_store, tmp_path_factory):
-    """The HTML report of the store (the CLI's `paperbase inspect --out DIR`)."""
-    from typer.testing import CliRunner
-
-    from cli import app
-
+    """The HTML report of the store (`paperbase inspect --out DIR`, a process of its own)."""
     settings, ids = report_store
     out = tmp_path_factory.mktemp("report")
-    result = CliRunner().invoke(app, ["inspect", "--data-dir", str(settings.data_dir), "--out", str(out)])
-    assert result.exit_code == 0, result.output
+    _paperbase("inspect", "--data-dir", str(settings.data_dir), "--out", str(out))
     return out, settings, ids
