@@ -30,6 +30,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from collections.abc import Iterator
@@ -142,12 +143,19 @@ class LazyLiteClient:
                 from pipeline.vectors import lite
 
                 _quiet_pymilvus()  # pymilvus sets its loggers up when imported
-                uri, held = lite.acquire(self.paperbase_lite_dir, self._timeout)
-                try:
-                    self._real = MilvusClient(uri=uri)
-                except BaseException:
-                    lite.release(self.paperbase_lite_dir, held)
-                    raise
+                deadline = time.monotonic() + self._timeout
+                while True:
+                    uri, held = lite.acquire(self.paperbase_lite_dir, self._timeout)
+                    try:
+                        self._real = MilvusClient(uri=uri)
+                        break
+                    except Exception as exc:
+                        lite.release(self.paperbase_lite_dir, held)
+                        # The process that published its server was exiting (measured: 2 cold searches in 287 met a
+                        # port that no longer answered): once it is gone the store is free for this process to hold.
+                        if held or time.monotonic() > deadline or not _unreachable(exc):
+                            raise
+                        time.sleep(0.2)
                 self._held = held
             return self._real
 
@@ -168,6 +176,12 @@ class LazyLiteClient:
                 real.close()
             finally:
                 lite.release(self.paperbase_lite_dir, self._held)
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """A connection that never came up (the server behind a published port has gone), not a refused request."""
+    text = str(exc).lower()
+    return "fail connecting" in text or "unavailable" in text or "connection refused" in text
 
 
 def entity_id(collection: str, table: str, column: str, primary_key: str, window: int = 0) -> int:
