@@ -44,8 +44,12 @@ def test_each_page_is_an_image_with_boxes_of_every_view(built_report):
             assert len(boxed) >= (rows if view in ("tables", "images") else 0.8 * rows), (name, view, len(boxed), rows)
 
 
-def test_page_images_are_rendered_once(built_report):
-    out, settings, ids = built_report
+def test_page_images_are_rendered_once(built_report, tmp_path):
+    import shutil
+
+    shared, settings, ids = built_report
+    out = tmp_path / "report"  # a copy (mtimes kept): inspecting one paper rewrites the index, which others read
+    shutil.copytree(shared, out)
     image = out / "pages" / ids["acl2020_tapas.pdf"] / "1.png"
     before = image.stat().st_mtime_ns
     result = CliRunner().invoke(app, ["inspect", "tapas", "--data-dir", str(settings.data_dir), "--out", str(out)])
