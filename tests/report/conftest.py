@@ -8,22 +8,13 @@ from tests.conftest import CORPUS
 PAPERS = ("acl2020_tapas.pdf", "neurips2017_attention.pdf")  # tables with spans; display equations
 
 
-def _clean_env() -> dict[str, str]:
-    """The environment a user's shell would give: none of this test process's own PAPERBASE_/PREFECT_ settings (a
-    worker that ran other tests first may hold some) except the shared model cache."""
-    import os
-
-    base = {k: v for k, v in os.environ.items()
-            if not k.startswith(("PAPERBASE_", "PREFECT_")) or k == "PAPERBASE_VECTORS__MODEL_CACHE"}
-    return {**base, "PAPERBASE_RUNNER": "library", "DO_NOT_TRACK": "1"}
-
-
 def _paperbase(*args: str, ok_codes: tuple[int, ...] = (0,)) -> None:
     import subprocess
 
     from tests.conftest import REPO
+    from tests.state.helpers import BIN, env  # the environment a user's shell gives: none of this process's settings
 
-    done = subprocess.run([str(REPO / ".venv" / "bin" / "paperbase"), *args], cwd=REPO, env=_clean_env(),
+    done = subprocess.run([str(BIN), *args], cwd=REPO, env=env(),
                           capture_output=True, text=True, timeout=900)
     assert done.returncode in ok_codes, (args, done.stderr[-3000:])
 
