@@ -52,3 +52,36 @@ def test_a_holder_whose_server_is_gone_is_waited_for_not_blamed(tmp_path):
     finally:
         holder.kill()
         holder.wait()
+
+
+# A real holder: opens the store (publishing its server's port), says so, and lets go when told (a line on stdin).
+REAL_HOLDER = """
+import sys
+from pipeline.config import load_settings
+from pipeline.vectors import milvus
+with milvus.connect(load_settings(data_dir=sys.argv[1])) as client:
+    client.open()
+    print("holding", flush=True)
+    sys.stdin.readline()
+"""
+
+
+def test_a_read_whose_holder_exits_under_it_is_read_again_from_the_store(tmp_path):
+    settings = load_settings(data_dir=tmp_path / "data")
+    with milvus.connect(settings) as client:
+        assert client.list_collections() == []
+    holder = subprocess.Popen([sys.executable, "-c", REAL_HOLDER, str(settings.data_dir)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, cwd=os.path.dirname(os.path.dirname(__file__)) + "/..")
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        with milvus.connect(settings) as client:
+            assert client.list_collections() == []
+            assert client.opened and not client.paperbase_lite_opened  # answered by the holder's server
+            holder.stdin.write("\n")
+            holder.stdin.flush()
+            assert holder.wait(timeout=60) == 0
+            assert client.list_collections() == []  # the holder's server is gone: read again, from the store itself
+            assert client.paperbase_lite_opened
+    finally:
+        holder.kill()
+        holder.wait()
