@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.standin import stand_in_env
+
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "corpus"
 BIN = REPO / ".venv" / "bin"
@@ -41,7 +43,8 @@ def subprocess_env(api_url: str | None, **extra: str) -> dict[str, str]:
     """Environment for paperbase child processes: quiet, telemetry off, pointed at the test server if given."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PREFECT_", "PAPERBASE_")) or k == "PAPERBASE_VECTORS__MODEL_CACHE"}
-    env.update(DO_NOT_TRACK="1", PREFECT_SERVER_ANALYTICS_ENABLED="false", PAPERBASE_STAGES="", **extra)
+    env.update(DO_NOT_TRACK="1", PREFECT_SERVER_ANALYTICS_ENABLED="false", PAPERBASE_STAGES="", **stand_in_env(),
+               **extra)  # the stand-in for MiniLM (tests/standin.py): flows are judged by their runs, not vectors
     if api_url:
         env["PREFECT_API_URL"] = api_url
     return env

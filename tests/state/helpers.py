@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from tests.flows.flowhelpers import pdf_folder as copy_pdfs
+from tests.standin import stand_in_env
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -30,7 +31,8 @@ def ingested(root: Path) -> Path:
 def env(**extra: str) -> dict[str, str]:
     base = {k: v for k, v in os.environ.items()
             if not k.startswith(("PAPERBASE_", "PREFECT_")) or k == "PAPERBASE_VECTORS__MODEL_CACHE"}
-    return {**base, "PAPERBASE_RUNNER": "library", "DO_NOT_TRACK": "1", **extra}
+    # the stand-in for MiniLM (tests/standin.py): these tests judge the state around the vectors, not the vectors
+    return {**base, "PAPERBASE_RUNNER": "library", "DO_NOT_TRACK": "1", **stand_in_env(), **extra}
 
 
 def run(*args: str, cwd: Path, timeout: float = 600, **extra: str) -> subprocess.CompletedProcess:

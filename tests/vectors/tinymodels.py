@@ -64,3 +64,32 @@ def build_tiny_clip(root: Path, projection_dim: int = 16) -> Path:
     )
     CLIPModel(cfg).save_pretrained(out)
     return out
+
+
+def build_stand_in_minilm(root: Path, dim: int = 32) -> Path:
+    """all-MiniLM-L6-v2's shape where the tests do not judge the vectors: its own tokenizer files, sequence length and
+    pooling (so cells split into the same windows and a collection holds the same number of vectors), on a one-layer
+    BERT of width `dim` with random weights: an encode costs a fraction of a second instead of most of an ingest.
+    Used by the tests of ingest, crash and flow behaviour (tests/standin.py); the vector and retrieval tests keep
+    the real model."""
+    import shutil
+
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer import modules as stm
+    from transformers import BertConfig, BertModel
+
+    from pipeline.models import bundled_path
+
+    real = bundled_path("all-MiniLM-L6-v2")
+    base = root / "stand-in-minilm-base"
+    base.mkdir(parents=True, exist_ok=True)
+    for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
+        shutil.copy(real / name, base / name)
+    vocab = json.loads((real / "config.json").read_text())["vocab_size"]
+    cfg = BertConfig(vocab_size=vocab, hidden_size=dim, num_hidden_layers=1, num_attention_heads=2,
+                     intermediate_size=37, max_position_embeddings=512)
+    BertModel(cfg).save_pretrained(base)
+    out = root / "stand-in-minilm"
+    transformer = stm.Transformer(str(base), max_seq_length=256)
+    SentenceTransformer(modules=[transformer, stm.Pooling(dim, "mean"), stm.Normalize()], device="cpu").save(str(out))
+    return out
