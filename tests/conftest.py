@@ -52,6 +52,34 @@ def shared_model_cache(tmp_path_factory):
     os.environ.pop("PAPERBASE_VECTORS__MODEL_CACHE", None)
 
 
+def built_once(tmp_path_factory, name: str, build) -> Path:
+    """A folder `build(folder)` fills, built once per test run and shared by the pytest-xdist workers (a lock, then a
+    folder beside their temp roots, like the ONNX cache above); each worker gets its own copy, so no two processes
+    ever open one DuckDB file or Milvus Lite store. Why: a session fixture is otherwise built once per worker, and
+    the stores the agent and state tests share took 20-60 s each. Without xdist it is simply built in a temp folder.
+    A build that fails (or skips) leaves nothing marked done: the next worker tries again and fails alike."""
+    import os
+    import shutil
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tmp_path_factory.mktemp(name)
+        build(folder)
+        return folder
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp().parent / "built-once" / name
+    shared.parent.mkdir(exist_ok=True)
+    with FileLock(str(shared) + ".lock"):
+        if not (shared / ".built").exists():
+            shutil.rmtree(shared, ignore_errors=True)
+            shared.mkdir()
+            build(shared)
+            (shared / ".built").touch()
+    mine = tmp_path_factory.mktemp(name)
+    shutil.copytree(shared, mine, symlinks=True, dirs_exist_ok=True)
+    return mine
+
+
 needs_corpus = pytest.mark.skipif(
     not CORPUS.is_dir(), reason=f"corpus folder {CORPUS} is absent (it sits beside the repo in CI, not in a fresh clone)"
 )

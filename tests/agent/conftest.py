@@ -57,6 +57,7 @@ def corpus_settings(tmp_path_factory) -> Settings:
     """A real store (DuckDB + Milvus Lite, BM25 and MiniLM) of three small corpus PDFs, ingested once per session."""
     if not CORPUS.is_dir():
         pytest.skip(f"corpus folder {CORPUS} is absent (it sits beside the repo in CI, not in a fresh clone)")
-    data = tmp_path_factory.mktemp("corpus") / "data"
-    _ingest(CORPUS_PDFS, data)
-    return Settings(data_dir=data)
+    from tests.conftest import built_once
+
+    root = built_once(tmp_path_factory, "agent-corpus", lambda folder: _ingest(CORPUS_PDFS, folder / "data"))
+    return Settings(data_dir=root / "data")

@@ -12,4 +12,6 @@ from tests.state.helpers import ingested
 @pytest.fixture(scope="session")
 def small_ingested(tmp_path_factory) -> Path:
     """root with root/pdfs (the SMALL papers) and root/data (their store after a clean `paperbase ingest`)."""
-    return ingested(tmp_path_factory.mktemp("small-ingested"))
+    from tests.conftest import built_once
+
+    return built_once(tmp_path_factory, "small-ingested", ingested)
