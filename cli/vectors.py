@@ -149,13 +149,18 @@ def search(
     and section, its score (the header says what the score is) and its text as written."""
     import time
 
+    table, column = search_scope(table, column)
+    settings = _settings(data_dir, milvus_uri)
+    if settings.duckdb_path.exists():  # the query encoder loads on the other core while the rest is imported
+        from pipeline.vectors.encoders import preload_query_encoders
+
+        preload_query_encoders(settings, collection)
+
     from pipeline.read import NotFound, Reader
     from schemas.filters import FilterError, validate_filter
 
     from cli.hits import describe, paper_filter, print_hits, score_meaning
 
-    table, column = search_scope(table, column)
-    settings = _settings(data_dir, milvus_uri)
     if collection is not None:
         from schemas.vectorstore import collection as schema_collection
 

@@ -35,6 +35,24 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
 
+# Folders whose modules share a session fixture that is slow to build and cannot be copied: their modules form one
+# unit of work under `--dist loadscope` (one worker runs them, in order), instead of each worker that gets one of
+# them building it again. tests/flows: the Prefect test server (about 30 s to start).
+ONE_WORKER = ("tests/flows/",)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getoption("dist", None) != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FolderScopes(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return next((f for f in ONE_WORKER if nodeid.startswith(f)), None) or super()._split_scope(nodeid)
+
+    return FolderScopes(config, log)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def shared_model_cache(tmp_path_factory):
     """Export the ONNX encoders once per test run, not once per data dir (subprocesses inherit the variable). Under

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from pipeline.store import Store, StoreError
-from pipeline.summarize import offline, openai, prompts
+from pipeline.summarize import offline, prompts
 from pipeline.summarize.cache import Cache
 from pipeline.summarize.config import SummarizeSettings
 from pipeline.summarize.errors import ConfigError, RequestFailed
@@ -212,6 +212,8 @@ async def _remote(items: list[Item], cfg: SummarizeSettings, cache: Cache, write
         done(item, value, status, error)
 
     try:
+        from pipeline.summarize import openai  # the openai SDK (about 1 s to import) only when it is used
+
         async with openai.make_client(cfg, transport) as client:
             await asyncio.gather(*(one(item, client) for item in items))
     finally:
@@ -229,6 +231,8 @@ async def _attempts(item: Item, request: prompts.Request, cfg: SummarizeSettings
             return (None, "skipped_budget", None) if attempt == 0 else (None, "failed", f"budget spent while retrying: {last}")
         report.requests += 1
         try:
+            from pipeline.summarize import openai
+
             reply = await openai.complete(client, request.body)
             state["streak"] = 0
             value = prompts.parse_reply(item.column, reply, cfg)

@@ -109,3 +109,49 @@ def _onnx_or_torch(path: str, cache_dir, backend: str, device: str | None, batch
 def clear_cache() -> None:
     with _lock:
         _cache.clear()
+
+
+def preload_query_encoders(settings, collection: str | None = None):
+    """Start loading, in a thread, the query encoders a search of `collection` (None: the hybrid default) will ask
+    for: the enabled dense text collections whose model is on this machine. Why: on a cold `paperbase search` the
+    ONNX session (0.3-0.5 s here) was created only once the store was open and its collections known; started
+    first, it overlaps the imports, the DuckDB open and the search copies' loading on the other core. The search
+    calls `encoder_for` as before and waits for this load (the cache's lock) or finds it done; a model that fails
+    to load here is reported by that call. The thread is not a daemon: the interpreter waits for it at exit, so no
+    thread is inside ONNX Runtime while the process shuts down. Returns it (None: nothing to load)."""
+    import threading
+
+    from schemas.vectorstore import collections
+
+    def ref(coll: Collection) -> str | None:
+        return model_ref(coll, settings.vectors.collection(coll.name).model) or coll.embed_model
+
+    wanted = [c for c in collections() if c.modality == "text" and c.embed_type not in ("bm25", "clip")
+              and (c.name == collection if collection else settings.vectors.collection(c.name).enabled)]
+    usable = [c for c in wanted if availability(c, ref(c), settings.vectors.download)[0]]
+
+    def load() -> None:
+        for coll in usable:
+            try:
+                encoder_for(coll, settings, ref(coll))
+            except Exception:  # noqa: BLE001 - the search's own call raises it, with its context
+                return
+
+    from pipeline.vectors.runtime import choose
+
+    if not usable or not choose(settings.vectors.backend, settings.vectors.device).backend.startswith("onnx"):
+        return None  # the other runtimes load as before, when the search asks
+    # Imports happen here, in the calling thread: two threads importing one package at once can see it half
+    # initialised (seen: numpy's "partially initialized module" error). The thread then only reads the tokenizer
+    # and builds the ONNX Runtime session, both in native code.
+    import numpy  # noqa: F401
+    import onnxruntime  # noqa: F401
+    import tokenizers  # noqa: F401
+
+    import pipeline.vectors.fasttok  # noqa: F401
+    import pipeline.vectors.onnxenc  # noqa: F401
+    import pipeline.vectors.runtime  # noqa: F401
+
+    thread = threading.Thread(target=load, name="paperbase-preload-encoders")
+    thread.start()
+    return thread

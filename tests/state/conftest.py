@@ -12,6 +12,6 @@ from tests.state.helpers import ingested
 @pytest.fixture(scope="session")
 def small_ingested(tmp_path_factory) -> Path:
     """root with root/pdfs (the SMALL papers) and root/data (their store after a clean `paperbase ingest`)."""
-    from tests.conftest import built_once
-
-    return built_once(tmp_path_factory, "small-ingested", ingested)
+    # built by each worker, not copied from one build (tests.conftest.built_once): the ledger holds the PDFs' paths,
+    # and a no-op re-ingest of root/pdfs (test_startup) must find the very paths it recorded
+    return ingested(tmp_path_factory.mktemp("small-ingested"))
