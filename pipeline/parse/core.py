@@ -14,7 +14,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from pipeline.parse import mupdf  # noqa: F401  (first: PyMuPDF without starting its layout model; mupdf.py)
 from pipeline.document import ParsedPaper
 from pipeline.parse.chunking import extract_chunks
 from pipeline.parse.cleanup import spell_paper_ligatures
