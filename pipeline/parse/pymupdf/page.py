@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import pymupdf
 
@@ -101,6 +102,15 @@ class Block:
         return "\n".join(line.text for line in self.lines if line.text and not line.running)
 
 
+class Drawing(NamedTuple):
+    """One vector path of `page.get_cdrawings()`: its bounding rect, type ("f" fill, "s" stroke, "fs" both),
+    fill colour and raw items (("l", p1, p2), ("re", rect, orientation), ("c", ...), ("qu", quad))."""
+    rect: Rect
+    type: str
+    fill: tuple | None
+    items: list
+
+
 @dataclass
 class PageAnalysis:
     page: pymupdf.Page
@@ -139,8 +149,37 @@ class PageAnalysis:
         return rects
 
     @cached_property
-    def drawings(self) -> list[dict]:
-        return self.page.get_drawings()
+    def drawings(self) -> list[Drawing]:
+        """The page's vector paths as plain tuples. `get_cdrawings` is what `get_drawings` wraps; the wrapper's
+        Point/Rect objects cost about three times the extraction itself and no view needs them."""
+        out = []
+        for d in self.page.get_cdrawings():
+            x0, y0, x1, y1 = d["rect"]
+            out.append(Drawing((float(x0), float(y0), float(x1), float(y1)), d["type"], d.get("fill"), d["items"]))
+        return out
+
+    @cached_property
+    def drawing_rects(self) -> list[Rect]:
+        return [d.rect for d in self.drawings]
+
+    @cached_property
+    def rule_candidates(self) -> list[tuple[float, Rect]]:
+        """(length, rect) of every horizontal stroked line and thin filled rectangle, in drawing order:
+        `_geometry.hrules` keeps those of at least a given length (computed once per page, asked for many times)."""
+        out: list[tuple[float, Rect]] = []
+        for d in self.drawings:
+            for it in d.items:
+                if it[0] == "l":
+                    (ax, ay), (bx, by) = it[1], it[2]
+                    if abs(ay - by) < 1.0:
+                        out.append((abs(ax - bx), (min(ax, bx), min(ay, by) - 0.3, max(ax, bx), max(ay, by) + 0.3)))
+                elif it[0] == "re":
+                    x0, y0, x1, y1 = (float(v) for v in it[1])
+                    x0, x1 = min(x0, x1), max(x0, x1)
+                    y0, y1 = min(y0, y1), max(y0, y1)
+                    if y1 - y0 < 2.0:
+                        out.append((x1 - x0, (x0, y0, x1, y1)))
+        return out
 
     @cached_property
     def layout(self) -> list[tuple[Rect, str]]:
