@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import pymupdf
@@ -27,6 +27,19 @@ from pipeline.parse.pymupdf._running import mark_running
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 (PyMuPDF page space: top-left origin)
 CM_BOLD = re.compile(r"([A-Z]{6}\+)?(CMBX|CMB\d|CMBSY|LMRoman\d+-Bold|SFBX)")
+
+
+@lru_cache(maxsize=4096)
+def bold_font(font: str) -> bool:
+    """A bold face by its name (a paper uses a few dozen fonts; asked for every span many times)."""
+    # TeX's Computer Modern bold (CMBX12, CMB10) carries neither the flag nor "Bold" in its name
+    return "bold" in font.lower() or bool(CM_BOLD.match(font))
+
+
+@lru_cache(maxsize=4096)
+def italic_font(font: str) -> bool:
+    lower = font.lower()
+    return "ital" in lower or "oblique" in lower
 
 
 @dataclass
@@ -39,8 +52,11 @@ class Span:
 
     @property
     def bold(self) -> bool:
-        # TeX's Computer Modern bold (CMBX12, CMB10) carries neither the flag nor "Bold" in its name
-        return bool(self.flags & 16) or "bold" in self.font.lower() or bool(CM_BOLD.match(self.font))
+        return bool(self.flags & 16) or bold_font(self.font)
+
+    @property
+    def italic(self) -> bool:
+        return bool(self.flags & 2) or italic_font(self.font)
 
     @property
     def superscript(self) -> bool:
@@ -120,11 +136,12 @@ class PageAnalysis:
     _edges: tuple[float, float] | None = field(default=None, repr=False)  # column edges beside the gutter
     _raw: list[Block] = field(default_factory=list, repr=False)  # text blocks as extracted, before ordering
 
-    @property
+    # read tens of thousands of times per paper; `page.rect` asks MuPDF for the page bounds and builds a Rect each time
+    @cached_property
     def width(self) -> float:
         return self.page.rect.width
 
-    @property
+    @cached_property
     def height(self) -> float:
         return self.page.rect.height
 
