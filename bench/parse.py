@@ -19,9 +19,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from pipeline.ingest import scan, threaded  # noqa: E402
-from pipeline.parse import ParseOptions  # noqa: E402
-from pipeline.workers import ParserPool  # noqa: E402
+# The pipeline is imported inside the functions, not here: a spawned parser process runs this script's top level
+# again (as `__mp_main__`), and the `paperbase` CLI, whose workers these stand for, imports next to nothing at its
+# top level. Importing pipeline.ingest here cost every parser process ~1.4 s of CPU (DuckDB, pydantic-settings)
+# that `paperbase ingest` does not pay.
 
 
 def raw_get_text(paths: list[Path]) -> tuple[int, float]:
@@ -38,6 +39,10 @@ def raw_get_text(paths: list[Path]) -> tuple[int, float]:
 
 
 def multiview(paths: list[Path], workers: int) -> tuple[int, float, dict[str, float], list[str]]:
+    from pipeline.ingest import threaded
+    from pipeline.parse import ParseOptions
+    from pipeline.workers import ParserPool
+
     views: dict[str, float] = defaultdict(float)
     failures: list[str] = []
     pages = 0
@@ -69,6 +74,8 @@ def main() -> None:
     ap.add_argument("folder", nargs="?", default=str(REPO.parent / "shared" / "corpus"))
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
+    from pipeline.ingest import scan
+
     paths = scan(Path(args.folder))
     if not paths:
         sys.exit(f"no PDFs under {args.folder}")

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from pipeline.document import ParsedPaper
+from pipeline.parse import _mupdf  # noqa: F401  (first: pymupdf without its layout model, see _mupdf.py)
 from pipeline.parse.chunking import extract_chunks
 from pipeline.parse.cleanup import spell_paper_ligatures
 from pipeline.parse.merge import merge

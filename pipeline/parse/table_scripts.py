@@ -61,16 +61,19 @@ def _scripts(page: pymupdf.Page, bbox) -> Counter:
 def _mark(table_html: str, scripts: Counter) -> str:
     """Mark each script occurrence once, in the first cells (document order) whose text holds context+script."""
     budget = Counter(scripts)
+    # each occurrence's escaped text before and after marking, once per table (not once per cell)
+    forms = {(context, script, tag): (htmllib.escape(context + script, quote=False),
+                                      htmllib.escape(context, quote=False) + f"<{tag}>{htmllib.escape(script, quote=False)}</{tag}>")
+             for context, script, tag in budget}
 
     def cell(m: re.Match) -> str:
         text = m.group(2)
-        for (context, script, tag), n in budget.items():
-            plain = htmllib.escape(context + script, quote=False)
-            marked = htmllib.escape(context, quote=False) + f"<{tag}>{htmllib.escape(script, quote=False)}</{tag}>"
+        for key, n in budget.items():
+            plain, marked = forms[key]
             while n and plain in text:
                 text = text.replace(plain, marked, 1)
                 n -= 1
-            budget[(context, script, tag)] = n
+            budget[key] = n
         return m.group(1) + text + m.group(3)
 
     return CELL.sub(cell, table_html)

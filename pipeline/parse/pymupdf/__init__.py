@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline.document import Metadata, ParsedPaper
+from pipeline.parse import _mupdf  # noqa: F401  (first: pymupdf without its layout model, see _mupdf.py)
 from pipeline.parse.errors import CorruptPDF
 from pipeline.parse.options import ParseOptions, wanted_views
 from pipeline.parse.preflight import open_pdf, require_text_layer

@@ -88,7 +88,7 @@ def _body_sentence(rest: str, sep: str) -> bool:
 
 def _near_float(p: PageAnalysis, r: Rect, reach: float = 40.0) -> bool:
     """Graphics or rules within `reach` points above or below `r`, overlapping it horizontally."""
-    rects = list(p.image_rects) + [(d["rect"].x0, d["rect"].y0, d["rect"].x1, d["rect"].y1) for d in p.drawings]
+    rects = list(p.image_rects) + p.drawing_rects
     return any(x_overlap(g, r) > 0 and g[3] > r[1] - reach and g[1] < r[3] + reach and (g[2] - g[0]) < 0.95 * p.width
                for g in rects)
 

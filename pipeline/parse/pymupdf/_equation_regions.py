@@ -61,6 +61,8 @@ def _groups(facts: DocumentFacts, p: PageAnalysis, lines: list[Line], body: floa
     return [g[1] for g in groups]
 
 
+CLIP_MARGIN = 40.0  # pt around the displays of a page when their characters are read (find_equations)
+
 ALGORITHM = re.compile(r"^Algorithm\s+\d+")
 
 
@@ -190,8 +192,14 @@ def find_equations(facts: DocumentFacts) -> dict[int, list[EquationRegion]]:
         found = _page_equations(facts, p, text_fonts)
         if not found:
             continue
-        # CID_FOR_UNKNOWN_UNICODE: CMEX glyphs come back as their TeX codes instead of U+FFFD
-        raw = p.page.get_text("rawdict", flags=pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE)
+        # CID_FOR_UNKNOWN_UNICODE: CMEX glyphs come back as their TeX codes instead of U+FFFD. Only the characters
+        # of this page's displays are read (to_latex keeps those whose centre lies in a display's box): clipped
+        # around the boxes, MuPDF drops the glyphs drawn entirely outside and the per-character dictionary stays
+        # small. The margin is wide because MuPDF judges by the ink: a big delimiter's centre can lie in a box
+        # while its ink stays well outside it.
+        x0, y0, x1, y1 = union([f[0] for f in found])
+        raw = p.page.get_text("rawdict", clip=(x0 - CLIP_MARGIN, y0 - CLIP_MARGIN, x1 + CLIP_MARGIN, y1 + CLIP_MARGIN),
+                              flags=pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE)
         for box, maths, tag, tag_boxes, group in sorted(found, key=lambda f: facts.reading_key(p, f[0])):
             latex = to_latex(p, raw, union([ln.bbox for ln in maths]), tag, tag_boxes)
             if len(latex) < 3:  # a stray symbol (e.g. left over from a matrix), not an equation

@@ -37,7 +37,7 @@ def _figures_above(facts: DocumentFacts) -> bool:
         if cap.kind != "figure":
             continue
         p = facts.pages[cap.page - 1]
-        rects = list(p.image_rects) + [(d["rect"].x0, d["rect"].y0, d["rect"].x1, d["rect"].y1) for d in p.drawings]
+        rects = list(p.image_rects) + p.drawing_rects
         near = [r for r in rects if x_overlap(r, cap.bbox) > 0]
         up = min((cap.bbox[1] - r[3] for r in near if r[3] <= cap.bbox[1] + max(3.0, 0.8 * cap.size)), default=1e9)
         down = min((r[1] - cap.bbox[3] for r in near if r[1] >= cap.bbox[3] - 3), default=1e9)

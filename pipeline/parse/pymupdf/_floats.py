@@ -23,11 +23,11 @@ def graphics(p: PageAnalysis, tables: list[Rect]) -> list[Rect]:
     area = p.width * p.height
     out: list[Rect] = list(p.image_rects)
     for d in p.drawings:
-        r = d["rect"]
-        rect = (r.x0, r.y0, r.x1, r.y1)
-        if r.width * r.height > 0.5 * area or (r.width < 0.5 and r.height < 0.5):
+        rect = d.rect
+        w, h = max(0.0, rect[2] - rect[0]), max(0.0, rect[3] - rect[1])  # pymupdf.Rect's width and height
+        if w * h > 0.5 * area or (w < 0.5 and h < 0.5):
             continue
-        if d.get("type") == "f" and d.get("fill") in ((1.0, 1.0, 1.0), [1.0, 1.0, 1.0]):
+        if d.type == "f" and d.fill in ((1.0, 1.0, 1.0), [1.0, 1.0, 1.0]):
             continue  # white background / knock-out boxes
         out.append(rect)
     # running-header/footer decorations live in the top and bottom margins

@@ -35,19 +35,8 @@ def is_prose(line: Line, body: float, col_width: float) -> bool:
 
 
 def hrules(p: PageAnalysis, min_len: float = 8.0) -> list[Rect]:
-    """Horizontal rules (stroked lines or thin filled rectangles) as rects."""
-    out: list[Rect] = []
-    for d in p.drawings:
-        for it in d["items"]:
-            if it[0] == "l":
-                a, b = it[1], it[2]
-                if abs(a.y - b.y) < 1.0 and abs(a.x - b.x) >= min_len:
-                    out.append((min(a.x, b.x), min(a.y, b.y) - 0.3, max(a.x, b.x), max(a.y, b.y) + 0.3))
-            elif it[0] == "re":
-                r = it[1]
-                if r.height < 2.0 and r.width >= min_len:
-                    out.append((r.x0, r.y0, r.x1, r.y1))
-    return out
+    """Horizontal rules (stroked lines or thin filled rectangles) at least `min_len` long, as rects."""
+    return [r for length, r in p.rule_candidates if length >= min_len]
 
 
 def text_area(p: PageAnalysis) -> tuple[float, float]:

@@ -45,7 +45,7 @@ def _row(page: int, index: int, lines: list[Line], column: int) -> Row:
             if n:
                 total += n
                 bold += n if s.bold else 0
-                italic += n if s.flags & 2 or "ital" in s.font.lower() or "oblique" in s.font.lower() else 0
+                italic += n if s.italic else 0
                 fonts[s.font] += n
                 size = max(size, s.size)
     x0 = min(ln.bbox[0] for ln in lines)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import pymupdf
 
@@ -26,6 +27,19 @@ from pipeline.parse.pymupdf._running import mark_running
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 (PyMuPDF page space: top-left origin)
 CM_BOLD = re.compile(r"([A-Z]{6}\+)?(CMBX|CMB\d|CMBSY|LMRoman\d+-Bold|SFBX)")
+
+
+@lru_cache(maxsize=4096)
+def bold_font(font: str) -> bool:
+    """A bold face by its name (a paper uses a few dozen fonts; asked for every span many times)."""
+    # TeX's Computer Modern bold (CMBX12, CMB10) carries neither the flag nor "Bold" in its name
+    return "bold" in font.lower() or bool(CM_BOLD.match(font))
+
+
+@lru_cache(maxsize=4096)
+def italic_font(font: str) -> bool:
+    lower = font.lower()
+    return "ital" in lower or "oblique" in lower
 
 
 @dataclass
@@ -38,8 +52,11 @@ class Span:
 
     @property
     def bold(self) -> bool:
-        # TeX's Computer Modern bold (CMBX12, CMB10) carries neither the flag nor "Bold" in its name
-        return bool(self.flags & 16) or "bold" in self.font.lower() or bool(CM_BOLD.match(self.font))
+        return bool(self.flags & 16) or bold_font(self.font)
+
+    @property
+    def italic(self) -> bool:
+        return bool(self.flags & 2) or italic_font(self.font)
 
     @property
     def superscript(self) -> bool:
@@ -101,6 +118,15 @@ class Block:
         return "\n".join(line.text for line in self.lines if line.text and not line.running)
 
 
+class Drawing(NamedTuple):
+    """One vector path of `page.get_cdrawings()`: its bounding rect, type ("f" fill, "s" stroke, "fs" both),
+    fill colour and raw items (("l", p1, p2), ("re", rect, orientation), ("c", ...), ("qu", quad))."""
+    rect: Rect
+    type: str
+    fill: tuple | None
+    items: list
+
+
 @dataclass
 class PageAnalysis:
     page: pymupdf.Page
@@ -110,11 +136,12 @@ class PageAnalysis:
     _edges: tuple[float, float] | None = field(default=None, repr=False)  # column edges beside the gutter
     _raw: list[Block] = field(default_factory=list, repr=False)  # text blocks as extracted, before ordering
 
-    @property
+    # read tens of thousands of times per paper; `page.rect` asks MuPDF for the page bounds and builds a Rect each time
+    @cached_property
     def width(self) -> float:
         return self.page.rect.width
 
-    @property
+    @cached_property
     def height(self) -> float:
         return self.page.rect.height
 
@@ -139,8 +166,37 @@ class PageAnalysis:
         return rects
 
     @cached_property
-    def drawings(self) -> list[dict]:
-        return self.page.get_drawings()
+    def drawings(self) -> list[Drawing]:
+        """The page's vector paths as plain tuples. `get_cdrawings` is what `get_drawings` wraps; the wrapper's
+        Point/Rect objects cost about three times the extraction itself and no view needs them."""
+        out = []
+        for d in self.page.get_cdrawings():
+            x0, y0, x1, y1 = d["rect"]
+            out.append(Drawing((float(x0), float(y0), float(x1), float(y1)), d["type"], d.get("fill"), d["items"]))
+        return out
+
+    @cached_property
+    def drawing_rects(self) -> list[Rect]:
+        return [d.rect for d in self.drawings]
+
+    @cached_property
+    def rule_candidates(self) -> list[tuple[float, Rect]]:
+        """(length, rect) of every horizontal stroked line and thin filled rectangle, in drawing order:
+        `_geometry.hrules` keeps those of at least a given length (computed once per page, asked for many times)."""
+        out: list[tuple[float, Rect]] = []
+        for d in self.drawings:
+            for it in d.items:
+                if it[0] == "l":
+                    (ax, ay), (bx, by) = it[1], it[2]
+                    if abs(ay - by) < 1.0:
+                        out.append((abs(ax - bx), (min(ax, bx), min(ay, by) - 0.3, max(ax, bx), max(ay, by) + 0.3)))
+                elif it[0] == "re":
+                    x0, y0, x1, y1 = (float(v) for v in it[1])
+                    x0, x1 = min(x0, x1), max(x0, x1)
+                    y0, y1 = min(y0, y1), max(y0, y1)
+                    if y1 - y0 < 2.0:
+                        out.append((x1 - x0, (x0, y0, x1, y1)))
+        return out
 
     @cached_property
     def layout(self) -> list[tuple[Rect, str]]:
