@@ -11,21 +11,28 @@ WORDS = ("the a of and to in is we model models retrieval text image table paper
 
 def build_tiny_bert(root: Path, dim: int = 32) -> Path:
     """A BGE-shaped sentence-transformers model: BERT -> CLS pooling -> normalize."""
-    from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer import modules as stm
-    from transformers import BertConfig, BertModel, BertTokenizerFast
+    from transformers import BertTokenizerFast
 
     base = root / "tiny-bert-base"
     base.mkdir(parents=True, exist_ok=True)
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS, *"abcdefghijklmnopqrstuvwxyz0123456789.,"]
     (base / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
     BertTokenizerFast(vocab_file=str(base / "vocab.txt")).save_pretrained(base)
-    cfg = BertConfig(vocab_size=len(vocab), hidden_size=dim, num_hidden_layers=1, num_attention_heads=2,
-                     intermediate_size=37, max_position_embeddings=64)
+    return _one_layer_sentence_model(base, root / "tiny-bge", len(vocab), dim, 64, "cls")
+
+
+def _one_layer_sentence_model(base: Path, out: Path, vocab: int, dim: int, length: int, pooling: str) -> Path:
+    """A random one-layer BERT saved under `base` (beside its tokenizer files), wrapped as a sentence-transformers
+    model (BERT -> pooling -> normalize) saved to `out`."""
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer import modules as stm
+    from transformers import BertConfig, BertModel
+
+    cfg = BertConfig(vocab_size=vocab, hidden_size=dim, num_hidden_layers=1, num_attention_heads=2,
+                     intermediate_size=37, max_position_embeddings=64 if length <= 64 else 512)
     BertModel(cfg).save_pretrained(base)
-    out = root / "tiny-bge"
-    transformer = stm.Transformer(str(base), max_seq_length=64)
-    SentenceTransformer(modules=[transformer, stm.Pooling(dim, "cls"), stm.Normalize()], device="cpu").save(str(out))
+    transformer = stm.Transformer(str(base), max_seq_length=length)
+    SentenceTransformer(modules=[transformer, stm.Pooling(dim, pooling), stm.Normalize()], device="cpu").save(str(out))
     return out
 
 
@@ -74,10 +81,6 @@ def build_stand_in_minilm(root: Path, dim: int = 32) -> Path:
     the real model."""
     import shutil
 
-    from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer import modules as stm
-    from transformers import BertConfig, BertModel
-
     from pipeline.models import bundled_path
 
     real = bundled_path("all-MiniLM-L6-v2")
@@ -86,10 +89,4 @@ def build_stand_in_minilm(root: Path, dim: int = 32) -> Path:
     for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
         shutil.copy(real / name, base / name)
     vocab = json.loads((real / "config.json").read_text())["vocab_size"]
-    cfg = BertConfig(vocab_size=vocab, hidden_size=dim, num_hidden_layers=1, num_attention_heads=2,
-                     intermediate_size=37, max_position_embeddings=512)
-    BertModel(cfg).save_pretrained(base)
-    out = root / "stand-in-minilm"
-    transformer = stm.Transformer(str(base), max_seq_length=256)
-    SentenceTransformer(modules=[transformer, stm.Pooling(dim, "mean"), stm.Normalize()], device="cpu").save(str(out))
-    return out
+    return _one_layer_sentence_model(base, root / "stand-in-minilm", vocab, dim, 256, "mean")
