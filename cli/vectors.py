@@ -151,11 +151,6 @@ def search(
 
     table, column = search_scope(table, column)
     settings = _settings(data_dir, milvus_uri)
-    if settings.duckdb_path.exists():  # the query encoder loads on the other core while the rest is imported
-        from pipeline.vectors.encoders import preload_query_encoders
-
-        preload_query_encoders(settings, collection)
-
     from pipeline.read import NotFound, Reader
     from schemas.filters import FilterError, validate_filter
 
