@@ -74,7 +74,8 @@ def built_once(tmp_path_factory, name: str, build) -> Path:
     """A folder `build(folder)` fills, built once per test run and shared by the pytest-xdist workers (a lock, then a
     folder beside their temp roots, like the ONNX cache above); each worker gets its own copy, so no two processes
     ever open one DuckDB file or Milvus Lite store. Why: a session fixture is otherwise built once per worker, and
-    the stores the agent and state tests share took 20-60 s each. Without xdist it is simply built in a temp folder.
+    the agent tests' corpus store took 45-60 s per build. A copy changes paths: a store whose ledger paths a test
+    relies on (the state tests' small store) is not for this. Without xdist it is simply built in a temp folder.
     A build that fails (or skips) leaves nothing marked done: the next worker tries again and fails alike."""
     import os
     import shutil
