@@ -592,6 +592,22 @@ def forget(store: Path, shards: list[str]) -> None:
 
 
 _compiled: dict[tuple[str, str], object] = {}
+_engine: tuple | None = None
+_engine_lock = threading.Lock()
+
+
+def _filter_engine() -> tuple:
+    """Milvus Lite's (load_schema, compile_filter, evaluate_mask), imported by one thread at a time. Why: a hybrid
+    search's legs reach this at once; two threads importing the engine's package (whose modules import each other)
+    can each be handed the other's half-initialised module, and a failed import here sends the search to Milvus."""
+    global _engine
+    with _engine_lock:
+        if _engine is None:
+            from milvus_lite.schema.persistence import load_schema
+            from milvus_lite.search.filter import compile_filter, evaluate_mask
+
+            _engine = (load_schema, compile_filter, evaluate_mask)
+    return _engine
 
 
 def mask(store: Path, shard: str, copy: Copy, expr: str | None) -> np.ndarray | None:
@@ -604,16 +620,12 @@ def mask(store: Path, shard: str, copy: Copy, expr: str | None) -> np.ndarray | 
         return simple
     key = (str(Path(store) / "collections" / shard), expr)
     compiled = _compiled.get(key)
+    load_schema, compile_filter, evaluate_mask = _filter_engine()
     if compiled is None:
-        from milvus_lite.schema.persistence import load_schema
-        from milvus_lite.search.filter import compile_filter
-
         compiled = compile_filter(expr, load_schema(str(Path(key[0]) / "schema.json"))[1])
         if len(_compiled) > 512:
             _compiled.clear()
         _compiled[key] = compiled
-    from milvus_lite.search.filter import evaluate_mask
-
     return np.asarray(evaluate_mask(compiled, copy.meta), dtype=bool)
 
 

@@ -705,7 +705,8 @@ def _search_copies(client, name: str, targets: list[tuple[str, list[str] | None]
             continue
         try:
             admitted = copies.mask(store, shard, copy, expr)
-        except Exception:  # noqa: BLE001 - a filter Milvus Lite's engine cannot compile: Milvus reports it
+        except Exception as exc:  # noqa: BLE001 - a filter Milvus Lite's engine cannot compile: Milvus reports it
+            log.debug("filter %r not evaluated over the search copies (%s); Milvus answers", expr, exc)
             return [], targets
         found.append((copy, *copy.top(vector, limit, admitted)))
     if not found:
