@@ -19,7 +19,9 @@ Rules:
 - Pooling and normalisation follow the sentence-transformers config in the model dir (mean or CLS pooling,
   Normalize module present or not); the tokenizer is the model's own (its `tokenizer.json` through `tokenizers`,
   fasttok.py, so a query needs neither transformers nor torch), max length from `sentence_bert_config.json`.
-- CUDA is used when ONNX Runtime offers it, else the CPU with every core.
+- CUDA is used when ONNX Runtime offers it, else the CPU with every core. On the CPU the session loads the graph as
+  ONNX Runtime optimised it the first time, saved beside the export (`_preoptimized`: a cold query encoder opens in
+  0.06 s instead of 0.25 s).
 - The encode stage feeds word pieces it already cut (`TextEncoder.encode_ids`, with the tokenizer's own special
   tokens around them); queries and other texts are tokenised here (`encode_texts`).
 """
@@ -126,6 +128,39 @@ def ensure_model(model_dir: str | Path, cache_dir: Path, variant: str) -> Path:
     return q
 
 
+def _preoptimized(file: Path, ort) -> Path | None:
+    """The graph as ONNX Runtime optimises it for the CPU (up to its portable `extended` level: fused attention,
+    GELU, layer norm), saved once beside `file` with its weights in a separate file, or None where it cannot be
+    written (a read-only models dir: the original is optimised at every load, as before).
+
+    Why: opening a session on the exported graph re-optimises it and parses 90 MB of weights from protobuf every
+    time, about 0.25 s of a cold `paperbase search` (issue 32). The saved graph loads its weights from the separate
+    file without parsing them (0.06 s measured) and gives the same vectors (max difference 0.0 over test batches).
+    The folder name carries ONNX Runtime's version (another version optimises afresh) and is made under a temporary
+    name and renamed, so a reader never sees half of it."""
+    import shutil
+
+    folder = file.with_name(f"{file.stem}.ort-{ort.__version__}")
+    model = folder / "model.onnx"
+    if model.exists():
+        return model
+    tmp = file.with_name(f"{folder.name}.tmp{os.getpid()}")
+    try:
+        tmp.mkdir()
+        opts = ort.SessionOptions()
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+        opts.optimized_model_filepath = str(tmp / "model.onnx")
+        opts.add_session_config_entry("session.optimized_model_external_initializers_file_name", "model.data")
+        opts.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
+        ort.InferenceSession(str(file), opts, providers=["CPUExecutionProvider"])
+        os.rename(tmp, folder)  # another process that finished first made the same folder: theirs is used
+    except OSError:
+        pass
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return model if model.exists() else None
+
+
 def _st_config(model_dir: Path) -> tuple[str, bool, int]:
     """(pooling 'mean' | 'cls', normalize, max_seq_length) from the sentence-transformers files."""
     pooling, normalize, max_len = "mean", False, 512
@@ -184,7 +219,8 @@ class OnnxSentenceEncoder(TextEncoder):
         providers = ["CPUExecutionProvider"]
         if (device is None or device.startswith("cuda")) and "CUDAExecutionProvider" in ort.get_available_providers():
             providers.insert(0, "CUDAExecutionProvider")
-        self.session = ort.InferenceSession(str(self.file), opts, providers=providers)
+        graph = (_preoptimized(self.file, ort) if providers == ["CPUExecutionProvider"] else None) or self.file
+        self.session = ort.InferenceSession(str(graph), opts, providers=providers)
         self.device_name = "cuda" if self.session.get_providers()[0].startswith("CUDA") else "cpu"
         self.inputs = [i.name for i in self.session.get_inputs()]
 

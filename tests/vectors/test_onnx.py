@@ -66,6 +66,39 @@ def test_cached_model_is_reused_and_identical_texts_are_encoded_once(sample):
     assert seen == [2] and np.allclose(out[0], out[2]) and np.allclose(out[0], out[3])
 
 
+def test_the_optimised_graph_is_saved_once_beside_the_export_and_gives_the_same_vectors(sample, tmp_path):
+    """A cold query encoder loads the graph as ONNX Runtime optimised it the first time (onnxenc._preoptimized):
+    same vectors as a session on the export itself; a models dir it cannot write to keeps the export."""
+    import os
+    import shutil
+
+    import onnxruntime as ort
+
+    from pipeline.vectors.onnxenc import _preoptimized
+
+    settings, texts, _ = sample
+    settings = settings.model_copy(deep=True)
+    settings.vectors.backend = "onnx"
+    clear_cache()
+    enc = encoder_for(COLL, settings, "all-MiniLM-L6-v2")
+    saved = enc.file.with_name(f"{enc.file.stem}.ort-{ort.__version__}")
+    assert (saved / "model.onnx").is_file() and (saved / "model.data").stat().st_size > 50e6
+    assert not list(enc.file.parent.glob("*.tmp*"))  # made under a temporary name, nothing left behind
+    assert _preoptimized(enc.file, ort) == saved / "model.onnx"  # found, not made again
+    assert (saved / "model.onnx").stat().st_mtime_ns == _preoptimized(enc.file, ort).stat().st_mtime_ns
+    ours = enc.encode_texts(texts[:40])
+    enc.session = ort.InferenceSession(str(enc.file), providers=["CPUExecutionProvider"])  # the export, optimised now
+    assert np.abs(enc.encode_texts(texts[:40]) - ours).max() < 1e-5
+    # a models dir where the optimised graph cannot be written (here: its temporary name is taken by a file; a
+    # read-only dir fails the same way, but root, which runs CI, may write anywhere): the export is used as it is
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    shutil.copy(enc.file, blocked / enc.file.name)
+    (blocked / f"{saved.name}.tmp{os.getpid()}").write_text("")
+    assert _preoptimized(blocked / enc.file.name, ort) is None
+    assert sorted(p.name for p in blocked.iterdir()) == sorted([enc.file.name, f"{saved.name}.tmp{os.getpid()}"])
+
+
 @pytest.mark.parametrize("backend", ["openvino", "openvino-bf16", "torch-bf16"])
 def test_openvino_and_bf16_vectors_stay_within_cosine_0999_of_fp32(sample, backend):
     """OpenVINO fp32 is the same arithmetic; bf16 matrix products (OpenVINO on a CPU with bf16 units, torch autocast
