@@ -70,3 +70,41 @@ def test_a_noop_reingest_loads_no_model_and_no_milvus_client(small_ingested, tmp
     assert done.returncode == 0, done.stderr[-2000:]
     assert "skipped: 2" in done.stderr
     assert not modules & (MODEL_RUNTIMES | MILVUS | {"prefect"}), modules & (MODEL_RUNTIMES | MILVUS | {"prefect"})
+
+
+def test_the_cells_fingerprints_are_kept_until_the_database_changes(small_ingested, tmp_path, monkeypatch):
+    """Every ingest asks whether its papers' vectors are current, which hashes every cell of the library; the digests
+    are kept in the data dir beside the database file's identity (pipeline/state.py) and computed again after any
+    write to it."""
+    import json
+
+    from pipeline.config import load_settings
+    from pipeline.state import PRINTS_FILE, paper_states
+    from pipeline.store import Store
+    from pipeline.vectors import cells
+
+    data = _copy(small_ingested, tmp_path)
+    (data / PRINTS_FILE).unlink(missing_ok=True)
+    settings = load_settings(data_dir=data)
+    store = Store(settings.duckdb_path)
+    calls: list[str] = []
+    real = cells.fingerprints
+    monkeypatch.setattr(cells, "fingerprints", lambda con, m, ids=None: (calls.append(m), real(con, m, ids))[1])
+
+    first = paper_states(settings)
+    with store.reading() as con:
+        truth = {m: real(con, m) for m in ("text", "image")}
+    assert json.loads((data / PRINTS_FILE).read_text())["prints"] == truth and len(truth["text"]) == 2
+    assert calls == ["text", "image"]
+    assert paper_states(settings) == first and calls == ["text", "image"]  # kept: not hashed again
+
+    pid, other = sorted(truth["text"])
+    with store.writing() as con:  # one cell of one paper changes
+        con.execute("UPDATE chunks SET text_content = text_content || ' (revised)' WHERE chunk_id = "
+                    "(SELECT min(chunk_id) FROM chunks WHERE CAST(ref_paper_id AS VARCHAR) = ?)", [pid])
+    paper_states(settings)
+    assert calls == ["text", "image"] * 2  # the database changed: hashed again
+    now = json.loads((data / PRINTS_FILE).read_text())["prints"]
+    assert now["text"][pid] != truth["text"][pid] and now["text"][other] == truth["text"][other]
+    (data / PRINTS_FILE).write_text("{not json")  # a damaged file is a miss, never an error
+    assert paper_states(settings) == paper_states(settings) and calls == ["text", "image"] * 3
