@@ -149,7 +149,10 @@ def _cell_prints(con: duckdb.DuckDBPyConnection, settings: Settings, wanted: lis
             tmp.write_text(json.dumps({"db": key, "prints": prints}))
             os.replace(tmp, kept_at)
         except OSError:  # a read-only data dir, a full disk: computed again next time
-            tmp.unlink(missing_ok=True)
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
     if wanted is None:
         return prints
     chosen = set(wanted)
