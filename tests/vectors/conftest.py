@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.vectors.vechelpers import BGE, BM25, CLIP, CORPUS, MINILM, PAPERS, REPO, LITE_ONLY, Engine, fresh_dir
+from tests.vectors.vechelpers import (BGE, BM25, CLIP, CORPUS, MINILM, PAPERS, REPO, LITE_ONLY, Engine, fresh_dir,
+                                     make_settings)
 
 
 @pytest.fixture(scope="session")
@@ -83,3 +84,26 @@ def server_minilm(base_db, tmp_path_factory, milvus_engine_root):
                                    papers_per_batch=1)
         calls: list[tuple[str, int, int]] = []
         yield settings, encode_papers(settings, progress=lambda c, d, t: calls.append((c, d, t))), engine, calls
+
+
+@pytest.fixture(scope="session")
+def lite_minilm_built(base_db, tmp_path_factory) -> Path:
+    """The two papers encoded with BM25 and MiniLM on Milvus Lite (one paper per batch, progress recorded), once per
+    test run (tests.conftest.built_once): the lite variants of test_index and test_retrieval and test_stored_text
+    each took their own copy of this encode (about 20 s each on 2 cores). A folder with `data/` and `encode.pickle`
+    (the EncodeReport and the progress calls); `vechelpers.lite_minilm_copy` gives a module its own copy of it."""
+    import pickle
+
+    from tests.conftest import built_once
+
+    from pipeline.vectors import encode_papers
+
+    def build(folder: Path) -> None:
+        settings = make_settings(fresh_dir(base_db, folder / "data"), [BM25, MINILM], papers_per_batch=1)
+        calls: list[tuple[str, int, int]] = []
+        report = encode_papers(settings, progress=lambda c, d, t: calls.append((c, d, t)))
+        assert report.status == "ok", report.to_json()
+        (folder / "encode.pickle").write_bytes(pickle.dumps((report, calls)))
+
+    return built_once(tmp_path_factory, "lite-minilm", build)
+

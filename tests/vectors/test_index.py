@@ -3,7 +3,8 @@ and on the real Milvus server (tests/vectors/conftest.py `server_minilm`; a serv
 from __future__ import annotations
 
 import pytest
-from tests.vectors.vechelpers import BM25, MINILM, Engine, fresh_dir, make_settings
+
+from tests.vectors.vechelpers import BM25, MINILM, Engine, fresh_dir, lite_minilm_copy, make_settings
 
 from pipeline.vectors import check, encode_papers, render_vectorstore_prompt, search
 from pipeline.vectors.cells import counts
@@ -14,8 +15,7 @@ from pipeline.store import Store
 def encoded(request, base_db, tmp_path_factory):
     if request.param == "server":  # encoded once per test process, shared with test_milvus_engine
         return request.getfixturevalue("server_minilm")[:3]
-    settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp("enc")), [BM25, MINILM], papers_per_batch=1)
-    report = encode_papers(settings)
+    settings, report, _ = lite_minilm_copy(request.getfixturevalue("lite_minilm_built"), tmp_path_factory.mktemp("enc"))
     return settings, report, Engine("lite")
 
 

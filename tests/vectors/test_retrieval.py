@@ -8,7 +8,8 @@ import os
 import subprocess
 
 import pytest
-from tests.vectors.vechelpers import BM25, MINILM, REPO, Engine, fresh_dir, make_settings
+
+from tests.vectors.vechelpers import BM25, MINILM, REPO, Engine, fresh_dir, lite_minilm_copy, make_settings
 
 from pipeline.read import Reader
 from pipeline.store import Store
@@ -24,10 +25,7 @@ def encoded(request, base_db, tmp_path_factory):
         settings, report, engine, calls = request.getfixturevalue("server_minilm")
         assert report.status == "ok", report.to_json()
         return settings, calls, engine
-    settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp("ret")), [BM25, MINILM])
-    calls: list[tuple[str, int, int]] = []
-    report = encode_papers(settings, progress=lambda c, d, t: calls.append((c, d, t)))
-    assert report.status == "ok", report.to_json()
+    settings, _, calls = lite_minilm_copy(request.getfixturevalue("lite_minilm_built"), tmp_path_factory.mktemp("ret"))
     return settings, calls, Engine("lite")
 
 

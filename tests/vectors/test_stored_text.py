@@ -13,7 +13,8 @@ from pipeline.vectors import cells, check, encode_papers, milvus, rebuild, searc
 from pipeline.vectors.search import hybrid_search
 from schemas.vectorstore import collection
 
-from tests.vectors.vechelpers import BM25, MINILM, REPO, fresh_dir, make_settings
+
+from tests.vectors.vechelpers import BM25, MINILM, REPO, fresh_dir, lite_minilm_copy, make_settings
 
 QUERY = "retrieval augmented generation"
 QUERIES = [QUERY, "privacy of masked language models", "Table 1 results accuracy", "we thank the anonymous reviewers",
@@ -26,10 +27,8 @@ def _db_texts(settings, hits) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def store(base_db, tmp_path_factory):
-    settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp("text")), [BM25, MINILM])
-    assert encode_papers(settings).status == "ok"
-    return settings
+def store(lite_minilm_built, tmp_path_factory):
+    return lite_minilm_copy(lite_minilm_built, tmp_path_factory.mktemp("text"))[0]
 
 
 def test_bm25_hits_carry_the_cells_text_without_a_database_read(store):

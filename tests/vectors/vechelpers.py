@@ -76,3 +76,12 @@ class Engine:
             import pytest
 
             pytest.skip("BM25 needs sparse vectors (Milvus >= 2.4); the test server runs an older release")
+
+
+def lite_minilm_copy(built: Path, root: Path):
+    """(settings, report, progress calls) of a private copy of `lite_minilm_built` under root."""
+    import pickle
+
+    shutil.copytree(built / "data", root / "data")
+    report, calls = pickle.loads((built / "encode.pickle").read_bytes())
+    return make_settings(root / "data", [BM25, MINILM], papers_per_batch=1), report, calls
