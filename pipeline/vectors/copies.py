@@ -634,20 +634,22 @@ def mask(store: Path, shard: str, copy: Copy, expr: str | None) -> np.ndarray | 
 # cannot be imported without the whole engine (its package imports faiss, pyarrow.compute and every storage module:
 # 0.6-0.8 s of a cold search's 1.5 s). Equality of a VARCHAR with a literal means one thing in Milvus (exact, a null
 # matches nothing); anything else goes to the engine.
-_TERM = r'([A-Za-z_]\w*)\s*==\s*"([^"\\]*)"'  # a literal with an escape goes to the engine (`\n` is its business)
+# A literal in double or single quotes (Milvus takes both; the agent's documented filters use single: `pdf_id ==
+# '...'`); one with an escape goes to the engine (`\n` is its business).
+_TERM = r'([A-Za-z_]\w*)\s*==\s*(?:"([^"\\]*)"|\'([^\'\\]*)\')'
 _EQUALITY = (re.compile(rf"\s*\(\s*{_TERM}\s*\)\s*"), re.compile(rf"\s*{_TERM}\s*"))
 _AND = re.compile(r"(?:and(?=[\s(])|&&)", re.IGNORECASE)
 
 
 def _equalities(expr: str) -> list[tuple[str, str]] | None:
-    """[(field, value)] when `expr` is only `field == "value"` terms (each bare or in one pair of parentheses) joined
-    by `and`, else None."""
+    """[(field, value)] when `expr` is only `field == "value"` (or `'value'`) terms (each bare or in one pair of
+    parentheses) joined by `and`, else None."""
     out, pos = [], 0
     while True:
         m = next((m for p in _EQUALITY if (m := p.match(expr, pos))), None)
         if m is None:
             return None
-        out.append((m.group(1), m.group(2)))
+        out.append((m.group(1), m.group(2) if m.group(2) is not None else m.group(3)))
         pos = m.end()
         if pos == len(expr):
             return out

@@ -293,7 +293,7 @@ def test_a_sparse_copy_updated_in_place_equals_one_built_from_its_rows():
 
 
 def test_equality_filters_are_evaluated_over_the_copy_as_milvus_evaluates_them(store):
-    """`field == "text"` terms joined by `and` (every search's scope filter) are evaluated by copies.py itself, without
+    """`field == "text"` (or 'text') terms joined by `and` (every search's scope filter) are evaluated by copies.py itself, without
     importing Milvus Lite's engine: the same rows as the engine on a real copy; anything else is left to the engine."""
     from milvus_lite.schema.persistence import load_schema
     from milvus_lite.search.filter import compile_filter, evaluate_mask
@@ -306,12 +306,13 @@ def test_equality_filters_are_evaluated_over_the_copy_as_milvus_evaluates_them(s
     schema = load_schema(str(path / "collections" / shard / "schema.json"))[1]
     simple = ['pdf_id == "paper-3"', 'table_name == "chunks" and column_name == "text_content"',
               '(pdf_id == "paper-3") and primary_key == "paper-3-4"', 'table_name == "pages"',
-              'table_name == "chunks" && pdf_id == "paper-3"']
+              'table_name == "chunks" && pdf_id == "paper-3"', "pdf_id == 'paper-3'",  # the agent's quotes
+              """table_name == "chunks" and (pdf_id == 'paper-3')"""]
     for expr in simple:
         mine = copies._equalities_mask(path, shard, copy, expr)
         assert mine is not None, expr
         assert mine.tolist() == np.asarray(evaluate_mask(compile_filter(expr, schema), copy.meta), dtype=bool).tolist()
     assert copies._equalities_mask(path, shard, copy, 'pdf_id == "paper-3"').sum() == 20
-    for expr in ['page_number >= 2', 'pdf_id == "paper-3" or pdf_id == "paper-1"', "pdf_id == 'paper-3'",
+    for expr in ['page_number >= 2', 'pdf_id == "paper-3" or pdf_id == "paper-1"', "pdf_id == 'a\\'b'",
                  'pdf_id == "a\\"b"', 'not pdf_id == "paper-3"', '(pdf_id == "paper-3"', 'text == "x"']:
         assert copies._equalities_mask(path, shard, copy, expr) is None, expr
