@@ -41,6 +41,8 @@ def _print_errors(results) -> None:
         if r.error:
             console.print(f"[{_STYLE.get(r.status, 'white')}]{escape(shown(Path(r.path).name))}[/]: {escape(r.error)}",
                           highlight=False)
+        if getattr(r, "ocr_pages", None):
+            console.print(f"{escape(shown(Path(r.path).name))}: {ocr_note(r.ocr_pages)}", highlight=False)
 
 
 def _uses_flow(folder: Path, settings, *, force: bool, retry_failed: bool) -> bool:
@@ -208,7 +210,7 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
         elif r.status == "ok" and r.paper_id in states and not states[r.paper_id].finished:
             state, error = "partial", states[r.paper_id].describe()
         rows.append({"path": r.path, "paper_id": r.paper_id, "title": titles.get(r.paper_id), "status": state,
-                     "error": error, "raster_tables": raster.get(r.paper_id, 0)})
+                     "error": error, "raster_tables": raster.get(r.paper_id, 0), "ocr_pages": r.ocr_pages})
     if as_json:
         print_jsonl(rows)
         return
@@ -219,6 +221,29 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
             console.print(f"[{_STYLE.get(row['status'], 'white')}]{name}[/]: {escape(row['error'])}", highlight=False)
         if row["raster_tables"]:
             console.print(f"{name}: {row['raster_tables']} table(s) printed as images: no cells extracted", highlight=False)
+        if row["ocr_pages"]:
+            console.print(f"{name}: {ocr_note(row['ocr_pages'])}", highlight=False)
+
+
+def ocr_note(pages: dict[int, str]) -> str:
+    """`3 of its pages read by OCR (1-2: no text layer; 5: invisible OCR layer replaced)`."""
+    why = {"no_text": "no text layer", "ocr_layer": "invisible OCR layer replaced", "unmapped": "unmapped glyphs",
+           "unknown_words": "text layer not words"}
+    groups: dict[str, list[int]] = {}
+    for number, reason in sorted(pages.items()):
+        groups.setdefault(reason, []).append(number)
+    parts = [f"{_ranges(numbers)}: {why.get(reason, reason)}" for reason, numbers in groups.items()]
+    return f"{len(pages)} page(s) read by OCR ({'; '.join(parts)})"
+
+
+def _ranges(numbers: list[int]) -> str:
+    out: list[list[int]] = []
+    for n in numbers:
+        if out and n == out[-1][-1] + 1:
+            out[-1].append(n)
+        else:
+            out.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in out)
 
 
 def _status_table(rows: list[dict], title: str, width: int | None = None) -> Table:

@@ -25,12 +25,13 @@ layer, image under a true invisible layer with one word in ten garbled, visible 
 Engine: Tesseract 5 (Debian's `tesseract-ocr`, English data), run as its command-line program on a page rendered
 by PyMuPDF, hOCR out (words, lines, paragraphs with boxes and Tesseract's own line height `x_size`, which gives
 the font size the views need). Compared on this machine (4 corpus pages rasterized at 150 and 300 dpi, CER against
-their own text layer, lines matched by position; load 3-7 on 2 shared cores): Tesseract CLI 1.0 % / 1.0 % CER,
-0.33 / 0.25 pages/s; RapidOCR 1.4.4 (PP-OCR ONNX models in its PyPI wheel) 8.7 % / 7.2 % CER (it drops the
-spaces between English words and misreads maths-heavy pages: 12-18 % there), 0.04 / 0.07 pages/s, and it would
-pull opencv-python into the install; PyMuPDF's own `get_textpage_ocr` (Tesseract through its PDF renderer)
-7-8 % CER with words read twice and 3-4x slower than the CLI. So the CLI it is: one system package, no Python
-dependency. Without it a page that needs OCR fails its file with `TESSERACT_HINT` in the error (never silently).
+their own text layer, each OCR word matched to the text-layer line under it; load 2.8-3.3 on 2 shared cores):
+Tesseract 5.3 CLI 1.0 % / 1.0 % CER at 0.33 / 0.25 pages/s; RapidOCR 1.4.4 (PP-OCR ONNX models inside its PyPI
+wheel) 4.5 % / 3.0 % CER (maths-heavy iclr2014_vae p2: 11.5 % / 7.3 %) at 0.06 / 0.06 pages/s, and it would pull
+opencv-python into the install; PyMuPDF's own `get_textpage_ocr` (Tesseract through MuPDF's OCR device) read some
+words twice (7-8 % CER) and took 3-4x the CLI's time. So Tesseract's CLI: one Debian package, no Python dependency,
+its English data in the package. Without it a page that needs OCR fails its file with `TESSERACT_HINT` in the
+error (never silently).
 
 Pages are OCR'd in parallel (`OCROptions.workers`, default the CPU count: Tesseract is a separate process and
 single-threaded here, OMP_THREAD_LIMIT=1, so threads only wait on it).
