@@ -12,6 +12,8 @@ from rich.table import Table
 from cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
 from pipeline.paths import shown
 
+from schemas.content_marks import ocr_note
+
 _STYLE = {"ok": "green", "partial": "yellow", "failed": "red", "duplicate": "magenta", "skipped": "dim", "missing": "red"}
 
 
@@ -224,26 +226,6 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
         if row["ocr_pages"]:
             console.print(f"{name}: {ocr_note(row['ocr_pages'])}", highlight=False)
 
-
-def ocr_note(pages: dict[int, str]) -> str:
-    """`3 of its pages read by OCR (1-2: no text layer; 5: invisible OCR layer replaced)`."""
-    why = {"no_text": "no text layer", "ocr_layer": "invisible OCR layer replaced", "unmapped": "unmapped glyphs",
-           "unknown_words": "text layer not words"}
-    groups: dict[str, list[int]] = {}
-    for number, reason in sorted(pages.items()):
-        groups.setdefault(reason, []).append(number)
-    parts = [f"{_ranges(numbers)}: {why.get(reason, reason)}" for reason, numbers in groups.items()]
-    return f"{len(pages)} page(s) read by OCR ({'; '.join(parts)})"
-
-
-def _ranges(numbers: list[int]) -> str:
-    out: list[list[int]] = []
-    for n in numbers:
-        if out and n == out[-1][-1] + 1:
-            out[-1].append(n)
-        else:
-            out.append([n])
-    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in out)
 
 
 def _status_table(rows: list[dict], title: str, width: int | None = None) -> Table:

@@ -73,10 +73,15 @@ def upsert(con: duckdb.DuckDBPyConnection, rec: FileRecord) -> None:
 
 
 def load_all(con: duckdb.DuckDBPyConnection) -> dict[str, FileRecord]:
-    rows = con.execute(f"SELECT {', '.join(_COLUMNS)} FROM ledger.files ORDER BY path").fetchall()
+    # a ledger made before a column was added gains it at the next write (ensure_ledger); a reader, which cannot
+    # write, reads the columns it has
+    present = {r[0] for r in con.execute("SELECT column_name FROM information_schema.columns WHERE table_schema = "
+                                         "'ledger' AND table_name = 'files'").fetchall()}
+    columns = [c for c in _COLUMNS if c in present]
+    rows = con.execute(f"SELECT {', '.join(columns)} FROM ledger.files ORDER BY path").fetchall()
     out = {}
     for row in rows:
-        rec = FileRecord(**dict(zip(_COLUMNS, row)))
+        rec = FileRecord(**dict(zip(columns, row)))
         rec.path = from_db(rec.path)
         rec.paper_id = str(rec.paper_id) if rec.paper_id else None
         rec.timings = json.loads(rec.timings) if rec.timings else {}
