@@ -35,3 +35,23 @@ def test_a_ledger_from_before_the_column_reads_and_is_migrated(tmp_path):
     store.record(FileRecord(path="/papers/scan.pdf", status="ok", ocr_pages={3: "ocr_layer"}))
     ledger = store.ledger()
     assert ledger["/papers/scan.pdf"].ocr_pages == {3: "ocr_layer"} and ledger["/papers/old.pdf"].status == "ok"
+
+
+def test_status_says_which_pages_ocr_read(tmp_path):
+    from typer.testing import CliRunner
+
+    from cli import app
+    from pipeline.config import load_settings
+
+    data = tmp_path / "data"
+    settings = load_settings(data_dir=data)
+    pdf = tmp_path / "scan.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n")  # status marks a file that is gone as missing; this one is there
+    store = Store(settings.duckdb_path)
+    store.init()
+    store.record(FileRecord(path=str(pdf), status="ok", ocr_pages={1: "no_text", 2: "no_text"}))
+    result = CliRunner().invoke(app, ["status", "--data-dir", str(data)], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert "scan.pdf: 2 page(s) read by OCR (1-2: no text layer)" in result.output
+    as_json = CliRunner().invoke(app, ["status", "--json", "--data-dir", str(data)])
+    assert '"ocr_pages": {"1": "no_text", "2": "no_text"}' in as_json.output
