@@ -338,8 +338,36 @@ def ocr_pages(pages: list, dpi: int = 300, workers: int | None = None,
             read = list(pool.map(lambda png: engine.read_png(png, dpi), images))
     for blocks, pix in zip(read, pixmaps):
         mark_bold(blocks, pix, dpi)
+        attach_labels(blocks)
     snap_sizes([ln for blocks in read for b in blocks for ln in b.lines])
     return read
+
+
+# A reference list's labels set in a hanging column ("[AKP90]   Baruch Awerbuch, ...") come out of Tesseract as a
+# column of their own, read after the entries; in a text layer the label and its entry share a line, which is what
+# the references view reads. A line that is only such a label is put back in front of the line beside it.
+_LABEL = re.compile(r"^[\[({][^\s\])}]{1,10}(?: ?\d{2})?[\])}]$|^\d{1,3}\.$")
+
+
+def attach_labels(blocks: list[OCRBlock]) -> None:
+    lines = [ln for b in blocks for ln in b.lines if not ln.vertical]
+    taken = set()
+    for label in lines:
+        if not _LABEL.match(label.text):
+            continue
+        x0, y0, x1, y1 = label.bbox
+        beside = [ln for ln in lines if ln is not label and id(ln) not in taken and not _LABEL.match(ln.text)
+                  and 0 <= ln.bbox[0] - x1 <= 4 * max(label.size, 1.0)
+                  and min(y1, ln.bbox[3]) - max(y0, ln.bbox[1]) > 0.5 * min(y1 - y0, ln.bbox[3] - ln.bbox[1])]
+        if not beside:
+            continue
+        entry = min(beside, key=lambda ln: ln.bbox[0])
+        entry.text = f"{label.text} {entry.text}"
+        entry.bbox = (x0, min(y0, entry.bbox[1]), entry.bbox[2], max(y1, entry.bbox[3]))
+        taken.add(id(label))
+    for b in blocks:
+        b.lines = [ln for ln in b.lines if id(ln) not in taken]
+    blocks[:] = [b for b in blocks if b.lines]
 
 
 # A printed size comes out of x_size within about half a point either way (10.5 for one 11-point heading, 11 for the
