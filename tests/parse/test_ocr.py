@@ -168,3 +168,23 @@ def test_hocr_lines_keep_boxes_sizes_and_rotation():
     assert head.text == "Sparse Partitions" and head.bbox == pytest.approx((36, 72, 324, 86.4))
     assert head.size == 16.0  # 40 px at 200 dpi = 14.4 pt of line height -> 15.84 pt, to the half point
     assert stamp.vertical and not head.vertical and head.confidence == 93
+
+
+def test_a_reference_label_in_its_own_column_goes_back_to_its_entry():
+    """Tesseract reads a hanging label column ([AKP90] ...) as a block of its own; the label rejoins its entry."""
+    hocr = """<div class='ocr_page' title='bbox 0 0 2550 3300'>
+     <div class='ocr_carea' title="bbox 100 100 250 140"><p class='ocr_par' title="bbox 100 100 250 140">
+      <span class='ocr_line' title="bbox 100 100 250 140; x_size 40">
+       <span class='ocrx_word' title='bbox 100 100 250 140; x_wconf 90'>[AKP90]</span></span></p></div>
+     <div class='ocr_carea' title="bbox 300 100 1200 190"><p class='ocr_par' title="bbox 300 100 1200 190">
+      <span class='ocr_line' title="bbox 300 102 1200 142; x_size 40">
+       <span class='ocrx_word' title='bbox 300 102 500 142; x_wconf 95'>Baruch</span>
+       <span class='ocrx_word' title='bbox 520 102 1200 142; x_wconf 95'>Awerbuch.</span></span>
+      <span class='ocr_line' title="bbox 300 150 1200 190; x_size 40">
+       <span class='ocrx_word' title='bbox 300 150 1200 190; x_wconf 95'>Unpublished.</span></span></p></div></div>"""
+    from pipeline.parse.ocr import attach_labels
+
+    blocks = parse_hocr(hocr, 72 / 300)
+    attach_labels(blocks)
+    assert [[ln.text for ln in b.lines] for b in blocks] == [["[AKP90] Baruch Awerbuch.", "Unpublished."]]
+    assert blocks[0].lines[0].bbox[0] == pytest.approx(100 * 72 / 300)
