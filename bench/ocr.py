@@ -315,6 +315,8 @@ def scanned(dpi: int) -> None:
 
 
 def main() -> None:
+    from pipeline.parse import ParseOptions
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dpis", type=int, nargs="+", default=[150, 200, 300])
     ap.add_argument("--pages", type=int, default=8, help="corpus pages for the CER (at most 8)")
@@ -332,7 +334,7 @@ def main() -> None:
     if "views" in args.only:
         views(args.view_dpi, args.papers)
     if "scanned" in args.only:
-        scanned(args.view_dpi)
+        scanned(ParseOptions().ocr.dpi)
 
 
 if __name__ == "__main__":

@@ -207,7 +207,8 @@ class _HOCR(HTMLParser):
                 self.blocks.append(OCRBlock(self._box(fields)))
             self._line = {"bbox": self._box(fields), "words": [], "conf": [],
                           "x_size": float(fields.get("x_size", ["0"])[0]) * self.scale,
-                          "angle": float(fields.get("textangle", ["0"])[0])}
+                          "angle": float(fields.get("textangle", ["0"])[0]),
+                          "baseline": [float(v) for v in fields.get("baseline", [])[:2]]}
         elif cls == "ocrx_word" and self._line is not None:
             self._word = {"text": "", "conf": float(fields.get("x_wconf", ["0"])[0]), "bbox": self._box(fields)}
 
@@ -229,11 +230,39 @@ class _HOCR(HTMLParser):
                 size = round((ln["x_size"] or height) * SIZE_PER_XSIZE * 2) / 2
                 vertical = abs(ln["angle"] - 90) < 1
                 conf = sum(ln["conf"]) / len(ln["conf"])
+                top, bottom = _font_box(ln, size, self.scale)
                 for words in ([ln["words"]] if vertical else _pieces(ln["words"], size)):
-                    box = ln["bbox"] if vertical else (words[0][1][0], ln["bbox"][1], words[-1][1][2], ln["bbox"][3])
-                    self.blocks[-1].lines.append(OCRLine(" ".join(w for w, _ in words), box, size, vertical=vertical,
-                                                         confidence=conf))
+                    box = ln["bbox"] if vertical else (words[0][1][0], top, words[-1][1][2], bottom)
+                    self.blocks[-1].lines.append(OCRLine(fix_label(" ".join(w for w, _ in words)), box, size,
+                                                         vertical=vertical, confidence=conf))
             self._line = None
+
+
+# Tesseract often reads a reference label's square bracket as a round or curly one ("(11]", "{AGLP89]", "[Pel90}");
+# the references view knows labels by their brackets. A line-initial label whose brackets disagree gets square ones.
+_MIXED_LABEL = re.compile(r"^([\[({])(\d{1,3}|[A-Za-z][^\s\])}]{0,10})([\])}])(?=\s|$)")
+
+
+def fix_label(text: str) -> str:
+    m = _MIXED_LABEL.match(text)
+    if not m or (m[1] + m[3]) in ("[]", "()", "{}") or "[" not in m[1] and "]" not in m[3]:
+        return text
+    return f"[{m[2]}]{text[m.end():]}"
+
+
+# A text layer's line box is its font's box (ascender to descender: about 0.9 of the size above the baseline and
+# 0.2 below, Times and Computer Modern alike), whatever letters the line holds; Tesseract's is the ink's. The
+# paragraph and heading rules measure gaps between line boxes, so an OCR'd line gets the font's box from its baseline.
+ASCENT, DESCENT = 0.9, 0.22
+
+
+def _font_box(line: dict, size: float, scale: float) -> tuple[float, float]:
+    x0, y0, x1, y1 = line["bbox"]
+    if len(line["baseline"]) < 2 or abs(line["angle"]) > 1:
+        return y0, y1
+    slope, offset = line["baseline"]
+    base = y1 + offset * scale + slope * (x1 - x0) / 2  # at the line's middle; hOCR's offset is from the bottom
+    return base - ASCENT * size, base + DESCENT * size
 
 
 # Tesseract sometimes reads across a column gutter or between table cells as one line; MuPDF starts a new line at

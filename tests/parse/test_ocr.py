@@ -165,7 +165,9 @@ def test_hocr_lines_keep_boxes_sizes_and_rotation():
      </p></div></div>"""
     (block,) = parse_hocr(hocr, 72 / 200)
     head, stamp = block.lines
-    assert head.text == "Sparse Partitions" and head.bbox == pytest.approx((36, 72, 324, 86.4))
+    # x from the words' ink; y the font's box from the baseline (8 px above the bottom: 83.52 pt), 0.9 size above it
+    # and 0.22 below, as a text layer's line box is
+    assert head.text == "Sparse Partitions" and head.bbox == pytest.approx((36, 83.52 - 14.4, 324, 83.52 + 3.52))
     assert head.size == 16.0  # 40 px at 200 dpi = 14.4 pt of line height -> 15.84 pt, to the half point
     assert stamp.vertical and not head.vertical and head.confidence == 93
 
