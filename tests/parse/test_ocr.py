@@ -190,3 +190,26 @@ def test_a_reference_label_in_its_own_column_goes_back_to_its_entry():
     attach_labels(blocks)
     assert [[ln.text for ln in b.lines] for b in blocks] == [["[AKP90] Baruch Awerbuch.", "Unpublished."]]
     assert blocks[0].lines[0].bbox[0] == pytest.approx(100 * 72 / 300)
+
+
+@needs_corpus
+def test_export_and_inspect_say_which_pages_ocr_read(scanned_pair, tmp_path):
+    """The OCR'd paper stored as ingest stores it (rows + ledger in one transaction), then read back as `export`
+    and `inspect` read it."""
+    from pipeline.config import load_settings
+    from pipeline.read import Reader
+    from pipeline.store import Store
+    from pipeline.store.ledger import FileRecord
+    from report.export import to_json, to_markdown
+    from report.load import load_paper
+
+    _, scan = scanned_pair
+    settings = load_settings(data_dir=tmp_path / "data")
+    record = FileRecord(path=scan.pdf_path, paper_id=scan.paper_id, status="ok",
+                        ocr_pages={p.number: p.ocr for p in scan.pages if p.ocr})
+    Store(settings.duckdb_path).save_paper(scan, record)
+    with Reader(settings) as reader:
+        paper = load_paper(reader, scan.paper_id)
+    assert paper.ocr_pages == {1: "no_text", 2: "no_text"}
+    assert "*2 page(s) read by OCR (1-2: no text layer): its text may hold recognition errors.*" in to_markdown(paper)
+    assert '"ocr_pages": {\n  "1": "no_text",\n  "2": "no_text"\n }' in to_json(paper)
