@@ -374,8 +374,9 @@ def ocr_pages(pages: list, dpi: int = 300, workers: int | None = None,
 
 # A reference list's labels set in a hanging column ("[AKP90]   Baruch Awerbuch, ...") come out of Tesseract as a
 # column of their own, read after the entries; in a text layer the label and its entry share a line, which is what
-# the references view reads. A line that is only such a label is put back in front of the line beside it.
-_LABEL = re.compile(r"^[\[({][^\s\])}]{1,10}(?: ?\d{2})?[\])}]$|^\d{1,3}\.$")
+# the references view reads. A line that is only such a label is put back in front of the line beside it. Square
+# brackets only (fix_label has set them): "(1)" is as often an equation's number at a column's right edge.
+_LABEL = re.compile(r"^\[[^\s\]]{1,10}(?: ?\d{2})?\]$|^\d{1,3}\.$")
 
 
 def attach_labels(blocks: list[OCRBlock]) -> None:
