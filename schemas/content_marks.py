@@ -46,7 +46,7 @@ OCR_REASONS = {"no_text": "no text layer", "ocr_layer": "an invisible OCR layer 
 def ocr_note(pages: dict[int, str]) -> str:
     """`3 page(s) read by OCR (1-2: no text layer; 5: unmapped glyphs)`."""
     groups: dict[str, list[int]] = {}
-    for number, reason in sorted(pages.items()):
+    for number, reason in sorted((int(k), v) for k, v in pages.items()):  # keys may come back from JSON as strings
         groups.setdefault(reason, []).append(number)
     parts = [f"{_ranges(numbers)}: {OCR_REASONS.get(reason, reason)}" for reason, numbers in groups.items()]
     return f"{len(pages)} page(s) read by OCR ({'; '.join(parts)})"
