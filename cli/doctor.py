@@ -53,9 +53,37 @@ def _parse(settings) -> list[Check]:
                      "default backend" if settings.parse.backend == "pymupdf" else "registered"))
     out.append(Check("parse", "pymupdf layout model (ONNX)", has_model, str(onnx_dir) if has_model else "pymupdf-layout missing"))
     out += _mineru(settings)
+    out.append(_ocr(settings))
     ok, why = is_available_offline(settings.parse.tokenizer)
     out.append(Check("parse", f"chunk tokenizer {settings.parse.tokenizer}", ok, why))
     return out
+
+
+def _ocr(settings) -> Check:
+    """Tesseract, which reads pages without a trustworthy text layer (pipeline/parse/ocr.py): its version, or the one
+    command that installs it."""
+    import shutil
+    import subprocess
+
+    from pipeline.parse.ocr import TESSERACT_HINT
+
+    if not settings.parse.ocr.enabled:
+        return Check("parse", "ocr (tesseract)", True, "off (parse.ocr.enabled = false): image-only PDFs are refused")
+    binary = shutil.which("tesseract")
+    if not binary:
+        return Check("parse", "ocr (tesseract)", False, f"not installed: scanned pages fail their file; {TESSERACT_HINT}")
+    try:
+        out = subprocess.run([binary, "--list-langs"], capture_output=True, text=True, timeout=20)
+        version = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=20).stdout.split("\n")[0]
+    except (OSError, subprocess.SubprocessError) as exc:
+        return Check("parse", "ocr (tesseract)", False, f"{binary} does not run: {exc}; {TESSERACT_HINT}")
+    langs = [x.strip() for x in out.stdout.splitlines()[1:] if x.strip()]
+    wanted = settings.parse.ocr.language.split("+")
+    missing = [x for x in wanted if x not in langs]
+    if missing:
+        return Check("parse", "ocr (tesseract)", False, f"{version}; language data missing: {', '.join(missing)} "
+                                                        f"(apt-get install -y {' '.join('tesseract-ocr-' + m for m in missing)})")
+    return Check("parse", "ocr (tesseract)", True, f"{version}, languages {', '.join(wanted)}")
 
 
 def _mineru(settings) -> list[Check]:

@@ -12,6 +12,8 @@ from rich.table import Table
 from cli.common import DataDir, JsonFlag, app, console, print_jsonl, settings_for
 from pipeline.paths import shown
 
+from schemas.content_marks import ocr_note
+
 _STYLE = {"ok": "green", "partial": "yellow", "failed": "red", "duplicate": "magenta", "skipped": "dim", "missing": "red"}
 
 
@@ -41,6 +43,8 @@ def _print_errors(results) -> None:
         if r.error:
             console.print(f"[{_STYLE.get(r.status, 'white')}]{escape(shown(Path(r.path).name))}[/]: {escape(r.error)}",
                           highlight=False)
+        if getattr(r, "ocr_pages", None):
+            console.print(f"{escape(shown(Path(r.path).name))}: {ocr_note(r.ocr_pages)}", highlight=False)
 
 
 def _uses_flow(folder: Path, settings, *, force: bool, retry_failed: bool) -> bool:
@@ -208,7 +212,7 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
         elif r.status == "ok" and r.paper_id in states and not states[r.paper_id].finished:
             state, error = "partial", states[r.paper_id].describe()
         rows.append({"path": r.path, "paper_id": r.paper_id, "title": titles.get(r.paper_id), "status": state,
-                     "error": error, "raster_tables": raster.get(r.paper_id, 0)})
+                     "error": error, "raster_tables": raster.get(r.paper_id, 0), "ocr_pages": r.ocr_pages})
     if as_json:
         print_jsonl(rows)
         return
@@ -219,6 +223,9 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
             console.print(f"[{_STYLE.get(row['status'], 'white')}]{name}[/]: {escape(row['error'])}", highlight=False)
         if row["raster_tables"]:
             console.print(f"{name}: {row['raster_tables']} table(s) printed as images: no cells extracted", highlight=False)
+        if row["ocr_pages"]:
+            console.print(f"{name}: {ocr_note(row['ocr_pages'])}", highlight=False)
+
 
 
 def _status_table(rows: list[dict], title: str, width: int | None = None) -> Table:

@@ -48,6 +48,9 @@ class Page:
     # display equations (each replaced by a placeholder paragraph, see pipeline/parse/equation_marks.py); None
     # when the backend does not tell them apart (chunks are then cut from `text`). Not stored.
     prose: str | None = None
+    # why the page's text was read by OCR (`no_text`, `ocr_layer`, `unmapped`, `unknown_words`:
+    # pipeline/parse/ocr.py), None for a text layer taken as it is; recorded in the ledger (`ocr_pages`)
+    ocr: str | None = None
 
 
 @dataclass

@@ -40,6 +40,7 @@ class FileResult(StageResult):
     error: str | None = None
     rows: dict[str, int] = field(default_factory=dict)
     pages: int = 0
+    ocr_pages: dict[int, str] = field(default_factory=dict)  # page number -> why its text was read by OCR
     previous: Status | None = None  # for a skipped (unchanged) file: the status its last parse left
     stages: dict[str, str] = field(default_factory=dict)  # the paper's downstream state after the run (summaries, vectors)
     _ledger: FileRecord | None = field(default=None, repr=False)  # what the runner records for a file plan refused
@@ -330,11 +331,12 @@ def _store_locked(store: Store, task: Task, outcome: Outcome, backend: str) -> F
     record.paper_id, record.status = pid, paper.status
     record.error = "; ".join(paper.errors) or None
     record.timings = {**paper.timings, "parse": seconds}
+    record.ocr_pages = {p.number: p.ocr for p in paper.pages if p.ocr}
     t0 = time.perf_counter()
     counts = store.save_paper(paper, record, replaces=prev_id)
     record.timings["store"] = time.perf_counter() - t0
     return FileResult(path=path, status=Status(paper.status), paper_id=pid, error=record.error, seconds=seconds,
-                      rows=counts, pages=len(paper.pages))
+                      rows=counts, pages=len(paper.pages), ocr_pages=record.ocr_pages)
 
 
 def ingest_file(task: Task, settings: Settings, parser: ParserPool) -> FileResult:

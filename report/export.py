@@ -20,7 +20,7 @@ import re
 from html.parser import HTMLParser
 
 from report.load import VIEWS, PaperRows
-from schemas.content_marks import EQUATION_PLACEHOLDER, is_raster_table
+from schemas.content_marks import EQUATION_PLACEHOLDER, is_raster_table, ocr_note
 
 _NUMBER = re.compile(r"^(?:[A-Z]|\d+)((?:\.\d+)*)\.?\s")
 
@@ -203,6 +203,8 @@ def to_markdown(paper: PaperRows) -> str:
     parts = [f"# {escape(md.get('title') or paper.paper_id)}"]
     if md.get("authors"):
         parts.append(escape(", ".join(md["authors"])))
+    if paper.ocr_pages:
+        parts.append(f"*{escape(ocr_note(paper.ocr_pages))}: its text may hold recognition errors.*")
     abstract = (md.get("abstract") or "").strip()
     if abstract:
         parts += ["## Abstract", *(escape(p.strip()) for p in abstract.split("\n\n") if p.strip())]
@@ -231,4 +233,6 @@ def to_markdown(paper: PaperRows) -> str:
 def to_json(paper: PaperRows) -> str:
     data = {"paper_id": paper.paper_id, "metadata": paper.metadata,
             **{v: paper.rows[v] for v in VIEWS if v != "metadata"}}
+    if paper.ocr_pages:  # page number -> why its text was read by OCR
+        data["ocr_pages"] = {str(k): v for k, v in sorted(paper.ocr_pages.items())}
     return json.dumps(data, ensure_ascii=False, indent=1, default=str) + "\n"

@@ -20,6 +20,7 @@ from typing import Any
 from pipeline.read import Reader, open_pdf, pdf_file
 from report.boxes import VIEWS, PaperBoxes, paper_boxes
 from report.load import PaperRows, load_paper, view_counts
+from schemas.content_marks import ocr_note
 
 DPI = 96  # 1.33 px per point: legible text, about 75 KB per page as a 64-colour PNG
 
@@ -93,8 +94,9 @@ def paper_page(paper: PaperRows, boxes: PaperBoxes, images: list[str], sizes: li
     rows = {v: {r[VIEWS[v][0]]: r for r in paper.rows[v]} for v in VIEWS}
     rows["metadata"] = {paper.paper_id: md}
     authors = ", ".join(md.get("authors") or [])
+    ocr = f'<div class="muted ocr">{html.escape(ocr_note(paper.ocr_pages))}</div>' if paper.ocr_pages else ""
     body = (f'<header><a href="../index.html">all papers</a><h1>{html.escape(md.get("title") or paper.paper_id)}</h1>'
-            f'<div class="muted">{html.escape(authors)}</div><div class="toggles">{toggles} '
+            f'<div class="muted">{html.escape(authors)}</div>{ocr}<div class="toggles">{toggles} '
             f'<span class="muted">(boxes with a row / rows; tables and images are stored with their box, the others '
             f'are found on the page)</span></div></header><main><div class="pages">{"".join(pages)}</div>'
             f'<aside id="panel"><p class="muted">Click a box to see its stored row.</p></aside></main>')

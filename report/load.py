@@ -20,6 +20,7 @@ _ORDER = {"metadata": "", "pages": "page_number", "sections": "ordinal", "refere
 class PaperRows:
     paper_id: str
     rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # view -> rows, reading order
+    ocr_pages: dict[int, str] = field(default_factory=dict)  # page number -> why OCR read it (the ledger's record)
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -64,7 +65,24 @@ def load_paper(reader: Reader, paper_id: str) -> PaperRows:
         paper.rows[view] = [{k: _plain(v) for k, v in r.items()} for r in result.records()]
     if not paper.rows["metadata"]:
         raise NotFound(f"no paper with id {paper_id} in the database")
+    paper.ocr_pages = ocr_pages(reader, paper_id)
     return paper
+
+
+def ocr_pages(reader: Reader, paper_id: str) -> dict[int, str]:
+    """Which pages of the paper were read by OCR and why, from the ledger of the file that stored it (empty for a
+    store without a ledger, or one made before the ledger recorded it)."""
+    import json
+
+    from pipeline.read import ReadError
+
+    try:
+        rows = reader.sql("SELECT ocr_pages FROM ledger.files WHERE CAST(paper_id AS VARCHAR) = ? AND status IN "
+                          "('ok', 'partial') AND ocr_pages IS NOT NULL ORDER BY updated_at DESC LIMIT 1",
+                          [paper_id]).rows
+    except ReadError:
+        return {}
+    return {int(k): v for k, v in json.loads(rows[0][0]).items()} if rows else {}
 
 
 def resolve(reader: Reader, names: list[str], *, one_each: bool = False) -> list[str]:

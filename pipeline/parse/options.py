@@ -42,6 +42,17 @@ class MinerUOptions(BaseModel):
                                                      "(default: MinerU's ~/.mineru/models). Never downloaded here.")
 
 
+class OCROptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = Field(True, description="OCR pages with no text layer, an invisible OCR layer over a scan, or a "
+                                            "layer that is not text (pipeline/parse/ocr.py); off: such pages keep "
+                                            "what their layer says and image-only PDFs are refused.")
+    dpi: int = Field(300, ge=72, le=600, description="Resolution the page is rendered at for the OCR engine.")
+    language: str = Field("eng", description="Tesseract language(s), e.g. `eng` or `eng+deu` (their data installed).")
+    workers: int | None = Field(None, ge=1, description="Pages OCR'd at once (default: the CPU count).")
+
+
 class ParseOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -54,6 +65,7 @@ class ParseOptions(BaseModel):
                                                                     "come from `backend` (e.g. {'tables': 'mineru'}).")
     pymupdf: PyMuPDFOptions = Field(default_factory=PyMuPDFOptions)
     mineru: MinerUOptions = Field(default_factory=MinerUOptions)
+    ocr: OCROptions = Field(default_factory=OCROptions)
 
     @field_validator("views")
     @classmethod

@@ -66,12 +66,16 @@ def check_pdf(path: Path) -> int:
         doc.close()
 
 
-# What would parse a scanned PDF: the mineru backend's OCR tier (pipeline/parse/mineru/tiers.py).
-OCR_HINT = ("OCR needs the mineru backend's basic tier: install it (scripts/install-mineru.sh), run "
+# What would parse a scanned PDF: the default backend's OCR (parse.ocr, Tesseract: pipeline/parse/ocr.py), or the
+# mineru backend's OCR tier (pipeline/parse/mineru/tiers.py).
+OCR_HINT = ("turn OCR on (parse.ocr.enabled = true, the default; it needs Tesseract: `apt-get install -y "
+            "tesseract-ocr`), or use the mineru backend's basic tier: install it (scripts/install-mineru.sh), run "
             "`mineru-models-download` once on a networked machine and copy the models into parse.mineru.models_dir, "
             "then set parse.backend = \"mineru\" and parse.mineru.tier = \"basic\" (`paperbase doctor` shows the tiers)")
 
 
-def require_text_layer(chars: int, path: Path) -> None:
+def require_text_layer(chars: int, path: Path, ocr_tried: bool = False) -> None:
+    if chars < MIN_TEXT_CHARS and ocr_tried:
+        raise NoTextLayer(f"{Path(path).name} has no text layer and OCR found no text on its page images")
     if chars < MIN_TEXT_CHARS:
         raise NoTextLayer(f"{Path(path).name} has no text layer (scanned or image-only); {OCR_HINT}")

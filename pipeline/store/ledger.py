@@ -26,6 +26,9 @@ LEDGER_DDL = [
         timings VARCHAR,
         updated_at TIMESTAMPTZ
     )""",
+    # pages whose text was read by OCR, as JSON {page number: why} (pipeline/parse/ocr.py); added after the first
+    # release, so a ledger made before it gains the column here
+    "ALTER TABLE ledger.files ADD COLUMN IF NOT EXISTS ocr_pages VARCHAR",
 ]
 
 
@@ -41,6 +44,7 @@ class FileRecord:
     backend: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     updated_at: datetime | None = None
+    ocr_pages: dict[int, str] = field(default_factory=dict)  # page number -> why it was OCR'd
 
     def to_json(self) -> dict:
         out = asdict(self)
@@ -48,7 +52,8 @@ class FileRecord:
         return out
 
 
-_COLUMNS = ["path", "sha256", "size", "mtime_ns", "paper_id", "status", "error", "backend", "timings", "updated_at"]
+_COLUMNS = ["path", "sha256", "size", "mtime_ns", "paper_id", "status", "error", "backend", "timings", "updated_at",
+            "ocr_pages"]
 
 
 def ensure_ledger(con: duckdb.DuckDBPyConnection) -> None:
@@ -62,18 +67,25 @@ def upsert(con: duckdb.DuckDBPyConnection, rec: FileRecord) -> None:
     values[0] = to_db(rec.path)  # a name that is not valid UTF-8, losslessly (pipeline/paths.py)
     values = [shown(v) if i and isinstance(v, str) and undecodable(v) else v for i, v in enumerate(values)]  # messages
     values[_COLUMNS.index("timings")] = json.dumps({k: round(v, 4) for k, v in rec.timings.items()})
+    values[_COLUMNS.index("ocr_pages")] = json.dumps({str(k): v for k, v in rec.ocr_pages.items()}) if rec.ocr_pages else None
     placeholders = ", ".join("?" for _ in _COLUMNS)
     con.execute(f"INSERT OR REPLACE INTO ledger.files ({', '.join(_COLUMNS)}) VALUES ({placeholders})", values)
 
 
 def load_all(con: duckdb.DuckDBPyConnection) -> dict[str, FileRecord]:
-    rows = con.execute(f"SELECT {', '.join(_COLUMNS)} FROM ledger.files ORDER BY path").fetchall()
+    # a ledger made before a column was added gains it at the next write (ensure_ledger); a reader, which cannot
+    # write, reads the columns it has
+    present = {r[0] for r in con.execute("SELECT column_name FROM information_schema.columns WHERE table_schema = "
+                                         "'ledger' AND table_name = 'files'").fetchall()}
+    columns = [c for c in _COLUMNS if c in present]
+    rows = con.execute(f"SELECT {', '.join(columns)} FROM ledger.files ORDER BY path").fetchall()
     out = {}
     for row in rows:
-        rec = FileRecord(**dict(zip(_COLUMNS, row)))
+        rec = FileRecord(**dict(zip(columns, row)))
         rec.path = from_db(rec.path)
         rec.paper_id = str(rec.paper_id) if rec.paper_id else None
         rec.timings = json.loads(rec.timings) if rec.timings else {}
+        rec.ocr_pages = {int(k): v for k, v in json.loads(rec.ocr_pages).items()} if rec.ocr_pages else {}
         out[rec.path] = rec
     return out
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pipeline.document import Metadata, ParsedPaper
 from pipeline.parse import _mupdf  # noqa: F401  (first: pymupdf without its layout model, see _mupdf.py)
-from pipeline.parse.errors import CorruptPDF
+from pipeline.parse.errors import CorruptPDF, ParseError
 from pipeline.parse.options import ParseOptions, wanted_views
 from pipeline.parse.preflight import open_pdf, require_text_layer
 from pipeline.parse.pymupdf import equations, figures, metadata, references, sections, tables, text
@@ -30,11 +30,14 @@ class PyMuPDFBackend:
         try:
             t0 = time.perf_counter()
             try:
-                analysis = analyze_document(doc)
+                analysis = analyze_document(doc, options.ocr)
+            except ParseError:
+                raise  # OCR unavailable or failed: its own kind and message
             except Exception as exc:  # damaged content streams surface here, not at open
                 raise CorruptPDF(f"cannot read the pages of {path.name}: {exc}") from exc
             analyze_s = time.perf_counter() - t0
-            require_text_layer(sum(len(p.text) for p in analysis.pages), path)
+            require_text_layer(sum(len(p.text) for p in analysis.pages), path,
+                               ocr_tried=any(p.ocr for p in analysis.pages))
 
             facts = DocumentFacts(analysis, options.pymupdf)
             paper = ParsedPaper(pdf_path=str(path), metadata=Metadata(pdf_path=str(path), num_pages=doc.page_count))

@@ -22,6 +22,8 @@ from typing import NamedTuple
 
 import pymupdf
 
+from pipeline.parse.ocr import TesseractEngine, as_text_dict, ocr_pages, page_verdict
+from pipeline.parse.options import OCROptions
 from pipeline.parse.pymupdf._glyphs import needs_recovery, recover
 from pipeline.parse.pymupdf._running import mark_running
 
@@ -135,6 +137,7 @@ class PageAnalysis:
     gutter: float | None = None  # x of the column split on two-column pages
     _edges: tuple[float, float] | None = field(default=None, repr=False)  # column edges beside the gutter
     _raw: list[Block] = field(default_factory=list, repr=False)  # text blocks as extracted, before ordering
+    ocr: str | None = None  # why the page's text was read by OCR (pipeline/parse/ocr.py `page_verdict`), else None
 
     # read tens of thousands of times per paper; `page.rect` asks MuPDF for the page bounds and builds a Rect each time
     @cached_property
@@ -408,10 +411,18 @@ def _recover_glyphs(page: pymupdf.Page, raw: dict, flags: int) -> None:
                     s["text"] = recover(s["text"], cs["text"])
 
 
-def analyze_page(page: pymupdf.Page) -> PageAnalysis:
+def text_dict(page: pymupdf.Page) -> dict:
+    """The page's text layer as MuPDF extracts it, math-extension glyphs recovered."""
     flags = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
     raw = page.get_text("dict", flags=flags)
     _recover_glyphs(page, raw, flags)
+    return raw
+
+
+def analyze_page(page: pymupdf.Page, raw: dict | None = None, ocr: str | None = None) -> PageAnalysis:
+    """`raw`: the page's text in `get_text("dict")` shape (default: its text layer; OCR'd lines for a page whose
+    layer cannot be trusted, `ocr` saying why)."""
+    raw = text_dict(page) if raw is None else raw
     keep_invisible = _invisible_only(raw)
     width = page.rect.width
     blocks: list[Block] = []
@@ -433,7 +444,7 @@ def analyze_page(page: pymupdf.Page) -> PageAnalysis:
             blocks.append(Block(_bbox(stamp), stamp, margin=True))
     ordered, gutter = _reading_order(blocks, width)
     return PageAnalysis(page=page, number=page.number + 1, blocks=ordered, gutter=gutter and gutter[0],
-                        _edges=gutter and gutter[1:], _raw=blocks)
+                        _edges=gutter and gutter[1:], _raw=blocks, ocr=ocr)
 
 
 @dataclass
@@ -451,8 +462,9 @@ class DocumentAnalysis:
         return counts.most_common(1)[0][0] if counts else 10.0
 
 
-def analyze_document(doc: pymupdf.Document) -> DocumentAnalysis:
-    pages = [analyze_page(p) for p in doc]
+def analyze_document(doc: pymupdf.Document, ocr: OCROptions | None = None) -> DocumentAnalysis:
+    """Every page analysed; pages whose text layer cannot be trusted are read by OCR first (`ocr.enabled`)."""
+    pages = _analyze_pages(doc, ocr or OCROptions())
     # Pages full of figures may show too little column text to find the gutter on their own; when most
     # pages agree on one, retry the others with it.
     found = [p._edges for p in pages if p._edges]
@@ -476,3 +488,15 @@ def analyze_document(doc: pymupdf.Document) -> DocumentAnalysis:
                     p.blocks, p.gutter, p._edges = ordered, gutter[0], gutter[1:]
     mark_running(pages)
     return DocumentAnalysis(doc=doc, pages=pages)
+
+
+def _analyze_pages(doc: pymupdf.Document, options: OCROptions) -> list[PageAnalysis]:
+    raws = [text_dict(p) for p in doc]
+    verdicts = [page_verdict(p, raw) if options.enabled else None for p, raw in zip(doc, raws)]
+    todo = [i for i, v in enumerate(verdicts) if v]
+    if todo:
+        read = ocr_pages([doc[i] for i in todo], dpi=options.dpi, workers=options.workers,
+                         engine=TesseractEngine(options.language))
+        for i, blocks in zip(todo, read):
+            raws[i] = as_text_dict(blocks)
+    return [analyze_page(p, raw, verdict) for p, raw, verdict in zip(doc, raws, verdicts)]

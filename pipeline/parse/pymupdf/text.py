@@ -14,5 +14,5 @@ def extract_pages(facts: DocumentFacts | DocumentAnalysis) -> list[Page]:
     out = []
     for p in facts.pages:
         paragraphs = facts.paragraphs[p.number]
-        out.append(Page(p.number, p.width, p.height, page_text(paragraphs), prose=page_prose(paragraphs)))
+        out.append(Page(p.number, p.width, p.height, page_text(paragraphs), prose=page_prose(paragraphs), ocr=p.ocr))
     return out
