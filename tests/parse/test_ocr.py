@@ -213,3 +213,19 @@ def test_export_and_inspect_say_which_pages_ocr_read(scanned_pair, tmp_path):
     assert paper.ocr_pages == {1: "no_text", 2: "no_text"}
     assert "*2 page(s) read by OCR (1-2: no text layer): its text may hold recognition errors.*" in to_markdown(paper)
     assert '"ocr_pages": {\n  "1": "no_text",\n  "2": "no_text"\n }' in to_json(paper)
+
+
+def test_text_in_another_language_is_not_taken_for_a_garbled_layer():
+    """The test suite's typeset papers are set in Latin filler (lorem ipsum): most of their lower-case words are
+    unknown to the English word list, yet they are spelled like a language (vowels about 0.42 of their letters, a
+    letter substitution about 0.2), so the page keeps its text layer; the same page through the substitution is
+    flagged."""
+    from pathlib import Path
+
+    src = pymupdf.open(Path(__file__).resolve().parents[1] / "data" / "headings" / "running.pdf")[0]
+    stats = layer_stats(text_dict(src))
+    assert stats.words >= 100 and stats.unknown_share >= 0.7 and stats.unknown_vowel_share > 0.35
+    assert page_verdict(src, text_dict(src)) is None
+    garbled = _wrong_layer(src, "cipher")
+    assert layer_stats(text_dict(garbled)).unknown_vowel_share < 0.3
+    assert page_verdict(garbled, text_dict(garbled)) == "unknown_words"
