@@ -154,7 +154,7 @@ def _preoptimized(file: Path, ort) -> Path | None:
         opts.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
         ort.InferenceSession(str(file), opts, providers=["CPUExecutionProvider"])
         os.rename(tmp, folder)  # another process that finished first made the same folder: theirs is used
-    except OSError:
+    except Exception:  # noqa: BLE001 - a speed-up only: any failure (a full disk, ONNX Runtime refusing to save) keeps the export
         pass
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
