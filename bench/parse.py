@@ -48,7 +48,7 @@ def multiview(paths: list[Path], workers: int) -> tuple[int, float, dict[str, fl
     pages = 0
 
     t0 = time.perf_counter()
-    cpu0 = _cpu_seconds()
+    cpu0, cpu_main0 = _cpu_seconds(), _cpu_seconds(children=False)
     # the runner's own pool and executor (what `ingest` uses), minus the DuckDB writes
     with ParserPool(ParseOptions(), workers) as pool:
         for path, outcome in threaded(workers)(lambda p: pool.parse(str(p)), paths):
@@ -60,13 +60,19 @@ def multiview(paths: list[Path], workers: int) -> tuple[int, float, dict[str, fl
             for name, seconds in paper.timings.items():
                 views[name] += seconds
     views["__cpu__"] = _cpu_seconds() - cpu0  # the pool has exited, so its workers' CPU time is counted
+    views["__cpu_main__"] = _cpu_seconds(children=False) - cpu_main0
     return pages, time.perf_counter() - t0, dict(views), failures
 
 
-def _cpu_seconds() -> float:
-    """User + system CPU seconds of this process and of its children that have ended (the pool's workers)."""
-    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+def _cpu_seconds(children: bool = True) -> float:
+    """User + system CPU seconds of this process and (children=True) of its children that have ended (the pool's
+    workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    seconds = own.ru_utime + own.ru_stime
+    if children:
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        seconds += kids.ru_utime + kids.ru_stime
+    return seconds
 
 
 def main() -> None:
@@ -79,10 +85,11 @@ def main() -> None:
     paths = scan(Path(args.folder))
     if not paths:
         sys.exit(f"no PDFs under {args.folder}")
+    paths.sort(key=lambda p: p.stat().st_size, reverse=True)  # the order `ingest` hands files to its parsers
 
     raw_pages, raw_s = raw_get_text(paths)
     mv_pages, mv_s, views, failures = multiview(paths, args.workers)
-    cpu_s = views.pop("__cpu__")
+    cpu_s, cpu_main_s = views.pop("__cpu__"), views.pop("__cpu_main__")
     rss_main = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rss_workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
@@ -93,7 +100,8 @@ def main() -> None:
     print(f"ratio: multiview takes {mv_s / raw_s:.1f}x the time of raw text extraction "
           f"({(mv_pages / mv_s) / (raw_pages / raw_s):.3f} of its throughput)")
     print(f"CPU: {cpu_s:.1f} s for {mv_pages} pages ({mv_pages / cpu_s:.1f} pages per CPU-second); projected on "
-          f"{args.workers} idle cores: {args.workers * mv_pages / cpu_s:.1f} pages/s")
+          f"{args.workers} idle cores: {args.workers * mv_pages / cpu_s:.1f} pages/s (main process {cpu_main_s:.1f} s, "
+          f"parser processes {cpu_s - cpu_main_s:.1f} s)")
     print("per-view wall seconds (summed over workers): " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(views.items(), key=lambda kv: -kv[1])))
     print(f"peak RSS: main {rss_main:.0f} MiB, largest worker {rss_workers:.0f} MiB")
     if failures:

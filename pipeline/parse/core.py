@@ -21,7 +21,7 @@ from pipeline.parse.cleanup import spell_paper_ligatures
 from pipeline.parse.merge import merge
 from pipeline.parse.normalize import normalize_paper
 from pipeline.parse.options import ParseOptions
-from pipeline.parse.preflight import check_pdf
+from pipeline.parse.preflight import opened
 from pipeline.parse.quality import screen_equations
 from pipeline.parse.registry import get_backend
 from pipeline.parse.steps import run_view
@@ -35,11 +35,11 @@ def parse_pdf(path: Path | str, options: ParseOptions | None = None) -> ParsedPa
     path = Path(path)
     plan = options.plan()
     backends = {name: get_backend(name) for name in plan}  # unknown names fail before any work
-    check_pdf(path)
-    papers = {name: backends[name].parse(path, options, views) for name, views in plan.items()}
-    paper = merge(papers, options)
-    if paper.tables:  # before the ligatures are spelled out: it matches cell words with the text layer's
-        run_view(paper, "table_scripts", lambda: mark_table_scripts(paper, path), path)
+    with opened(path):  # validated once, then shared by the backends and the table-scripts step
+        papers = {name: backends[name].parse(path, options, views) for name, views in plan.items()}
+        paper = merge(papers, options)
+        if paper.tables:  # before the ligatures are spelled out: it matches cell words with the text layer's
+            run_view(paper, "table_scripts", lambda: mark_table_scripts(paper, path), path)
     t0 = time.perf_counter()
     screen_equations(paper)
     normalize_paper(paper)  # every view's text, whichever backend made it (table cells too)

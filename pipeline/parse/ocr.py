@@ -107,12 +107,13 @@ class LayerStats:
         return self.unknown / self.words if self.words else 0.0
 
 
-def _unmapped(ch: str) -> bool:
-    return ch == "\ufffd" or "\ue000" <= ch <= "\uf8ff"
+_UNMAPPED = re.compile("[\ufffd\ue000-\uf8ff]")  # U+FFFD or private use: a glyph without its character
+_NOT_VOWEL = re.compile("[^aeiouy]")
 
 
 def layer_stats(raw: dict) -> LayerStats:
-    """Counts over a page's `get_text("dict")` (with `char_flags`)."""
+    """Counts over a page's `get_text("dict")` (with `char_flags`). Every page of every paper passes here, so the
+    counting is done by str and re methods rather than a Python loop over characters."""
     from pipeline.parse.quality import word_list
 
     known = word_list()
@@ -122,20 +123,21 @@ def layer_stats(raw: dict) -> LayerStats:
         for ln in b.get("lines", ()):
             for s in ln["spans"]:
                 text = s["text"]
-                n = sum(1 for ch in text if not ch.isspace())
+                n = len("".join(text.split()))  # characters other than white space
                 if not n:
                     continue
                 stats.chars += n
                 if s.get("char_flags", INK) & INK:
                     stats.visible += n
-                    stats.unmapped += sum(1 for ch in text if _unmapped(ch))
+                    stats.unmapped += len(_UNMAPPED.findall(text))
                     visible_text.append(text)
-    for w in _WORD.findall(" ".join(visible_text)):
-        stats.words += 1
-        if w not in known:
-            stats.unknown += 1
-            stats.unknown_letters += len(w)
-            stats.unknown_vowels += sum(1 for ch in w if ch in _VOWELS)
+    words = _WORD.findall(" ".join(visible_text))
+    stats.words = len(words)
+    unknown = [w for w in words if w not in known]
+    stats.unknown = len(unknown)
+    letters = "".join(unknown)
+    stats.unknown_letters = len(letters)
+    stats.unknown_vowels = len(letters) - len(_NOT_VOWEL.findall(letters))
     return stats
 
 

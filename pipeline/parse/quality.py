@@ -46,7 +46,22 @@ _MATH_ALNUM = re.compile("[\U0001d400-\U0001d7ff\u210e]")
 @lru_cache(maxsize=1)
 def word_list() -> dict[str, int]:
     """English words (lower case) -> frequency, pyspellchecker's maintained frequency list: the dictionary that
-    decides whether a line-break hyphen joins a word or a compound (see normalize.py)."""
+    decides whether a line-break hyphen joins a word or a compound (see normalize.py).
+
+    The list is read from the package's own file: `SpellChecker()` reads that same file and then copies it into a
+    Counter of its own, lower-casing keys that already are lower case. Every parser process loads this list, and the
+    direct read takes half the time (0.17 s against 0.36 s). Should the file move in another release, the
+    SpellChecker route is taken."""
+    import gzip
+    import json
+    from importlib.resources import files
+
+    try:
+        words = json.loads(gzip.decompress(files("spellchecker").joinpath("resources/en.json.gz").read_bytes()))
+        if isinstance(words, dict) and words:
+            return words
+    except (OSError, ValueError, ModuleNotFoundError):
+        pass
     from spellchecker import SpellChecker
 
     return dict(SpellChecker(language="en", distance=1).word_frequency.dictionary)

@@ -21,7 +21,7 @@ from pathlib import Path
 import pymupdf
 
 from pipeline.document import ParsedPaper, Table
-from pipeline.parse.preflight import mupdf_open
+from pipeline.parse.preflight import document
 
 CELL = re.compile(r"(<t[dh][^>]*>)(.*?)(</t[dh]>)", re.S)
 SMALL = 0.85  # a script is at most this fraction of its line's body size
@@ -84,7 +84,7 @@ def mark_table_scripts(paper: ParsedPaper, path: Path) -> None:
     todo: list[Table] = [t for t in paper.tables if "<sup>" not in t.html and "<sub>" not in t.html and t.bbox]
     if not todo:
         return
-    with mupdf_open(path) as doc:
+    with document(path) as doc:  # the parse's open document (preflight.opened)
         for table in todo:
             scripts = _scripts(doc[table.page_number - 1], table.bbox)
             if scripts:

@@ -13,7 +13,7 @@ from pipeline.document import Metadata, ParsedPaper
 from pipeline.parse import _mupdf  # noqa: F401  (first: pymupdf without its layout model, see _mupdf.py)
 from pipeline.parse.errors import CorruptPDF, ParseError
 from pipeline.parse.options import ParseOptions, wanted_views
-from pipeline.parse.preflight import open_pdf, require_text_layer
+from pipeline.parse.preflight import document, require_text_layer
 from pipeline.parse.pymupdf import equations, figures, metadata, references, sections, tables, text
 from pipeline.parse.pymupdf.facts import DocumentFacts
 from pipeline.parse.pymupdf.page import DocumentAnalysis, analyze_document
@@ -26,8 +26,7 @@ class PyMuPDFBackend:
     def parse(self, path: Path, options: ParseOptions, views: Sequence[str] | None = None) -> ParsedPaper:
         path = Path(path)
         wanted = wanted_views(views)
-        doc = open_pdf(path)
-        try:
+        with document(path) as doc:  # the parse's open document (preflight.opened)
             t0 = time.perf_counter()
             try:
                 analysis = analyze_document(doc, options.ocr)
@@ -54,8 +53,6 @@ class PyMuPDFBackend:
             for name in wanted:
                 run_view(paper, name, steps[name], path)
             return paper
-        finally:
-            doc.close()
 
 
 __all__ = ["PyMuPDFBackend", "DocumentAnalysis", "DocumentFacts"]

@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 import pymupdf
@@ -28,6 +29,7 @@ from pipeline.parse.pymupdf._glyphs import needs_recovery, recover
 from pipeline.parse.pymupdf._running import mark_running
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 (PyMuPDF page space: top-left origin)
+_second = itemgetter(1)
 CM_BOLD = re.compile(r"([A-Z]{6}\+)?(CMBX|CMB\d|CMBSY|LMRoman\d+-Bold|SFBX)")
 
 
@@ -85,11 +87,15 @@ class Line:
 
     @cached_property
     def size(self) -> float:
-        """Dominant font size (by character count)."""
-        counts: Counter[float] = Counter()
-        for s in self.spans:
-            counts[round(s.size, 1)] += len(s.text.strip())
-        return counts.most_common(1)[0][0] if counts else 0.0
+        """Dominant font size (by character count; the first size seen wins a tie)."""
+        spans = self.spans
+        if len(spans) == 1:
+            return round(spans[0].size, 1)
+        counts: dict[float, int] = {}
+        for s in spans:
+            key = round(s.size, 1)
+            counts[key] = counts.get(key, 0) + len(s.text.strip())
+        return max(counts.items(), key=_second)[0] if counts else 0.0
 
     @property
     def max_size(self) -> float:
@@ -161,6 +167,8 @@ class PageAnalysis:
     @cached_property
     def image_rects(self) -> list[Rect]:
         """Bounding boxes of raster images drawn on the page."""
+        if draws_no_image(self.page):
+            return []
         rects = []
         for info in self.page.get_image_info():
             x0, y0, x1, y1 = info["bbox"]
@@ -205,10 +213,52 @@ class PageAnalysis:
     def layout(self) -> list[tuple[Rect, str]]:
         """Regions from PyMuPDF's bundled ONNX layout model: (rect, class) with classes such as
         text, title, section-header, picture, caption, table, formula, list-item, footnote, page-header."""
-        import pymupdf.layout  # noqa: F401  (activates the model)
+        from pipeline.parse._mupdf import load_layout_model
 
+        load_layout_model()
         self.page.get_layout()
         return [((r[0], r[1], r[2], r[3]), r[4]) for r in (self.page.layout_information or [])]
+
+
+# ---- images ------------------------------------------------------------------------------------------------
+
+_INLINE_IMAGE = re.compile(rb"(?:^|\s)BI[\s/]")  # the operator that opens an image written into the content stream
+_IMAGE_SOURCES = (pymupdf.mupdf.PDF_ENUM_NAME_XObject, pymupdf.mupdf.PDF_ENUM_NAME_Pattern,
+                  pymupdf.mupdf.PDF_ENUM_NAME_Shading)
+
+
+def draws_no_image(page: pymupdf.Page) -> bool:
+    """True when nothing on the page can draw an image, so `get_image_info` would return nothing.
+
+    `get_image_info` runs the whole page through MuPDF's text device a second time (about 5 ms a page, 6 % of a
+    parse), and most pages of a paper have no image. MuPDF's image list counts what is drawn from an image XObject,
+    an inline image, or a shading (rendered to an image); XObjects (forms too, which can hold either), patterns and
+    shadings all have to be named in the page's resources, Type3 glyphs can draw images, and so can annotations.
+    A page without any of those, whose content stream has no inline image, draws none. Checked against
+    `get_image_info` on the 1,051 pages of the three corpora: 572 pages skip the call, none of them wrongly."""
+    try:
+        return _draws_no_image(page)
+    except Exception:  # a damaged resource dictionary: MuPDF's own image list decides
+        return False
+
+
+def _draws_no_image(page: pymupdf.Page) -> bool:
+    mupdf = pymupdf.mupdf
+    if not page.parent.is_pdf or page.first_annot is not None or page.first_widget is not None:
+        return False
+    pdf_page = page.this if isinstance(page.this, mupdf.PdfPage) else mupdf.pdf_page_from_fz_page(page.this)
+    resources = mupdf.pdf_page_resources(pdf_page)  # inherited ones too
+    if resources.m_internal is not None:
+        for name in _IMAGE_SOURCES:
+            entries = mupdf.pdf_dict_get(resources, name)
+            if entries.m_internal is not None and mupdf.pdf_dict_len(entries):
+                return False
+        fonts = mupdf.pdf_dict_get(resources, mupdf.PDF_ENUM_NAME_Font)
+        for i in range(mupdf.pdf_dict_len(fonts) if fonts.m_internal is not None else 0):
+            subtype = mupdf.pdf_dict_get(mupdf.pdf_dict_get_val(fonts, i), mupdf.PDF_ENUM_NAME_Subtype)
+            if mupdf.pdf_name_eq(subtype, mupdf.PDF_ENUM_NAME_Type3):
+                return False
+    return not _INLINE_IMAGE.search(page.read_contents())
 
 
 # ---- reading order -------------------------------------------------------------------------------------
