@@ -34,7 +34,8 @@ _install_uv() {  # "$@": the packages to install; fails (quietly) when uv cannot
   # --compile-bytecode: write .pyc files at install time as pip does; uv otherwise leaves that to the first import,
   # which never happens where PYTHONDONTWRITEBYTECODE is set, and every command then compiles pymilvus, pandas, ...
   # from source again (measured: 4.0 s of CPU per `paperbase` start-up, 1.3 s with them)
-  local args=(pip install --python "$VENV/bin/python" --index-strategy unsafe-best-match --compile-bytecode)
+  local args=(pip install --python "$VENV/bin/python" --index-strategy unsafe-best-match)
+  [ "$COMPILE" = lazy ] || args+=(--compile-bytecode)
   local value
   value="$(_pip_setting index-url)"; [ -z "$value" ] || args+=(--default-index "$value")
   for value in $(_pip_setting extra-index-url); do args+=(--index "$value"); done
@@ -51,6 +52,7 @@ _install_pip() {
 # project's machines) Python never writes one: every process then compiled torch, transformers, prefect... from source
 # (a third of an ingest's samples under py-spy; `paperbase --help` 0.85 -> 0.35 s CPU once compiled).
 compile_env() {
+  [ "$COMPILE" = lazy ] && return
   [ -f "$VENV/.compiled" ] && return
   echo "paperbase: byte-compiling the environment (once; a few minutes on 2 cores)" >&2
   local site
@@ -63,8 +65,12 @@ compile_repo() {  # paperbase's own packages (run-tests does it each run): only 
   (cd "$REPO" && "$VENV/bin/python" -m compileall -q -j 0 cli pipeline flows agent report schemas tests >/dev/null 2>&1) || true
 }
 
-bootstrap() {  # $1: pip extras, e.g. "" or "[test]"
+# $2 = lazy (./run-tests): nothing is byte-compiled ahead; the caller lets Python write each module's .pyc the first
+# time a process imports it (PYTHONDONTWRITEBYTECODE unset). The test suite imports a small part of the environment,
+# and compiling all of it took 60 of a clean clone's 90 s of set-up on 2 cores.
+bootstrap() {  # $1: pip extras, e.g. "" or "[test]"; $2: "lazy" or nothing
   local extras="${1:-}"
+  COMPILE="${2:-eager}"
   local stamp="$VENV/.installed${extras//[^a-z]/-}"
   if [ -f "$stamp" ] && [ "$stamp" -nt "$REPO/pyproject.toml" ] && [ "$stamp" -nt "$REPO/constraints.txt" ]; then
     compile_env
