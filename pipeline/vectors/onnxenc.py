@@ -118,13 +118,18 @@ def ensure_model(model_dir: str | Path, cache_dir: Path, variant: str) -> Path:
     if variant not in VARIANTS:
         raise ValueError(f"unknown ONNX variant {variant!r}; known: {VARIANTS}")
     fp32 = cache_path(model_dir, cache_dir, "onnx")
-    if not fp32.exists():
-        export_fp32(model_dir, fp32)
-    if variant == "onnx":
-        return fp32
-    q = cache_path(model_dir, cache_dir, f"{variant}-{INT8_RECIPE}")
-    if not q.exists():
-        quantize_int8(fp32, q)
+    q = cache_path(model_dir, cache_dir, f"{variant}-{INT8_RECIPE}") if variant != "onnx" else fp32
+    if q.exists():
+        return q
+    from pipeline.locks import file_lock
+
+    # One process exports, the others wait for its file (an export is ~10 s of CPU; processes that start on a fresh
+    # cache together, such as an ingest and a search, would each make the same file). Writes stay atomic (renames).
+    with file_lock(q.with_name(f".{q.name}.lock"), timeout=1800, what="ONNX export lock"):
+        if not fp32.exists():
+            export_fp32(model_dir, fp32)
+        if q is not fp32 and not q.exists():
+            quantize_int8(fp32, q)
     return q
 
 

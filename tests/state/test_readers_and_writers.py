@@ -14,14 +14,16 @@ import pytest
 from tests.state.helpers import REPO, env, run, snapshot
 
 HOLD = """
-import sys, time
+import pathlib, sys, time
 from pipeline.config import load_settings
 from pipeline.read import Reader
 reader = Reader(load_settings(data_dir=sys.argv[1]))
 reader.warm()  # opens (and so holds) the store, as a long-lived reader (MCP) does: a search alone may not (copies)
 reader.search("privacy masking", "text_bm25_en", limit=1)
 print("holding", flush=True)
-time.sleep(float(sys.argv[2]))
+end, done = time.monotonic() + float(sys.argv[2]), pathlib.Path(sys.argv[3])
+while not done.exists() and time.monotonic() < end:  # held until the test is done with its writers
+    time.sleep(0.1)
 print(len(reader.search("language models", "text_bm25_en", limit=3)), flush=True)  # still works afterwards
 reader.close()
 """
@@ -38,8 +40,9 @@ def _copy(ingested, tmp_path):
     return tmp_path / "data"
 
 
-def _holder(data, seconds: float) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(data), str(seconds)], cwd=REPO, env=env(),
+def _holder(data, seconds: float, done) -> subprocess.Popen:
+    """A long-lived reader holding the store until the file `done` appears (at most `seconds`)."""
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(data), str(seconds), str(done)], cwd=REPO, env=env(),
                             stdout=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "holding"
     return proc
@@ -47,7 +50,8 @@ def _holder(data, seconds: float) -> subprocess.Popen:
 
 def test_search_and_encode_share_the_store_with_a_long_lived_reader(ingested, tmp_path):
     data = _copy(ingested, tmp_path)
-    holder = _holder(data, 25)
+    done = tmp_path / "writers-done"
+    holder = _holder(data, 120, done)
     try:
         t0 = time.monotonic()
         hits = run("search", "token masking", "--data-dir", "data", "--json", cwd=tmp_path, timeout=120)
@@ -63,7 +67,8 @@ def test_search_and_encode_share_the_store_with_a_long_lived_reader(ingested, tm
         assert stored.returncode == 0 and "waiting up to" not in stored.stderr, stored.stderr[-2000:]
         assert time.monotonic() - t0 < 30
     finally:
-        out, _ = holder.communicate(timeout=120)
+        done.touch()
+        out, _ = holder.communicate(timeout=180)
     assert holder.returncode == 0 and int(out.split()[-1]) == 3
     assert run("check", "--data-dir", "data", cwd=tmp_path).returncode == 0
 

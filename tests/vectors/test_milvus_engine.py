@@ -12,7 +12,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from tests.vectors.vechelpers import BGE, BM25, CLIP, MINILM, REPO, fresh_dir, make_settings
+from tests.vectors.vechelpers import BGE, BM25, CLIP, MINILM, REPO, fresh_dir, lite_minilm_copy, make_settings
 
 from pipeline.read import Reader
 from pipeline.vectors import check, encode_papers, milvus, server
@@ -50,12 +50,12 @@ def on_server(base_db, tmp_path_factory, engine_db, tiny_models):
 
 
 @pytest.fixture(scope="module")
-def minilm_pair(base_db, tmp_path_factory, server_minilm):
-    """The same store encoded with MiniLM twice: into Milvus Lite and through the server (tests/vectors/conftest.py
-    `server_minilm`, shared with test_index)."""
-    settings = make_settings(fresh_dir(base_db, tmp_path_factory.mktemp("lite")), [MINILM])
-    report = encode_papers(settings)
-    assert report.status == "ok" and report.inserted > 0, report.to_json()
+def minilm_pair(lite_minilm_built, tmp_path_factory, server_minilm):
+    """The same store encoded with MiniLM twice: into Milvus Lite (a copy of the run's shared BM25 + MiniLM build,
+    tests/vectors/conftest.py `lite_minilm_built`) and through the server (`server_minilm`, shared with test_index)."""
+    settings, report, _ = lite_minilm_copy(lite_minilm_built, tmp_path_factory.mktemp("lite"))
+    by_collection = {c.collection: c for c in report.collections}
+    assert by_collection[MINILM].status == "ok" and by_collection[MINILM].vectors_inserted > 0, report.to_json()
     srv_settings, srv_report, *_ = server_minilm
     by_name = {c.collection: c for c in srv_report.collections}
     assert by_name[MINILM].status == "ok" and by_name[MINILM].vectors_inserted > 0, srv_report.to_json()

@@ -130,3 +130,29 @@ def test_auto_backend_follows_the_cpu_features():
     assert choose("auto", "cpu", frozenset({"avx512_bf16"})).backend == "openvino-bf16"
     forced = choose("onnx-int8", "cpu", frozenset({"amx_bf16"}))
     assert forced.backend == "onnx-int8" and "vectors.backend" in forced.why
+
+
+def test_a_second_process_waits_for_the_export_in_progress_instead_of_exporting_again(tmp_path):
+    """Two processes on a fresh cache: the one that comes second waits on the export lock and takes the first one's
+    file. Here another process holds the lock and writes the file after a pause; ensure_model returns that file."""
+    import subprocess
+    import sys
+    import time
+
+    from pipeline.models import resolve_model
+    from pipeline.vectors.onnxenc import cache_path, ensure_model
+
+    model_dir = resolve_model("sentence-transformers/all-MiniLM-L6-v2")
+    target = cache_path(model_dir, tmp_path, "onnx")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time, pathlib\nfrom pipeline.locks import file_lock\n"
+         "target = pathlib.Path(sys.argv[1])\n"
+         "with file_lock(target.with_name(f'.{target.name}.lock')):\n"
+         "    print('held', flush=True); time.sleep(2); target.write_bytes(b'made by the first process')",
+         str(target)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "held"
+    t0 = time.monotonic()
+    got = ensure_model(model_dir, tmp_path, "onnx")
+    assert holder.wait(30) == 0
+    assert got == target and got.read_bytes() == b"made by the first process"  # not exported a second time
+    assert time.monotonic() - t0 >= 1.0  # it waited for the holder
