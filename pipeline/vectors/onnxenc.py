@@ -106,9 +106,14 @@ def quantize_int8(fp32: Path, out: Path) -> Path:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     tmp = out.with_suffix(f".tmp{os.getpid()}")
-    logging.getLogger().setLevel(max(logging.getLogger().level, logging.ERROR))  # "consider pre-processing" noise
-    quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8,
-                     nodes_to_exclude=fp32_nodes(fp32))
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(max(level, logging.ERROR))  # "consider pre-processing" noise, for the quantization only:
+    try:  # left raised, it silenced every later warning of the process (a store repair's, for one)
+        quantize_dynamic(str(fp32), str(tmp), per_channel=True, weight_type=QuantType.QInt8,
+                         nodes_to_exclude=fp32_nodes(fp32))
+    finally:
+        root.setLevel(level)
     os.replace(tmp, out)
     return out
 

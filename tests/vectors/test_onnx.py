@@ -156,3 +156,18 @@ def test_a_second_process_waits_for_the_export_in_progress_instead_of_exporting_
     assert holder.wait(30) == 0
     assert got == target and got.read_bytes() == b"made by the first process"  # not exported a second time
     assert time.monotonic() - t0 >= 1.0  # it waited for the holder
+
+
+def test_quantizing_leaves_the_logging_level_as_it_was(tmp_path, shared_model_cache):
+    """The quantizer's "consider pre-processing" noise is silenced for the quantization only: the root logger's
+    level raised for good silenced every later warning of the process (a store repair's, seen in test_lifecycle)."""
+    import logging
+
+    from pipeline.models import resolve_model
+    from pipeline.vectors.onnxenc import ensure_model, quantize_int8
+
+    fp32 = ensure_model(resolve_model("sentence-transformers/all-MiniLM-L6-v2"), shared_model_cache, "onnx")
+    root = logging.getLogger()
+    before = root.level
+    quantize_int8(fp32, tmp_path / "q.onnx")
+    assert root.level == before and (tmp_path / "q.onnx").stat().st_size > 0
