@@ -59,7 +59,6 @@ MAX_UNMAPPED = 0.30  # share of U+FFFD / private-use characters that makes a lay
 MIN_WORDS = 20  # fewer lower-case words than this say nothing about a dictionary share
 MAX_UNKNOWN = 0.70  # share of lower-case words the word list does not know that makes a layer not text
 MAX_VOWELS = 0.30  # ... when so few of those unknown words' letters are vowels (a language has more: see above)
-_VOWELS = frozenset("aeiouy")
 
 TESSERACT_HINT = "install Tesseract OCR: `apt-get install -y tesseract-ocr` (Debian/Ubuntu; English data included)"
 # Tesseract's x_size (a line's height in pixels, ascenders to descenders) is about 0.9 of the font size in points:
@@ -108,7 +107,7 @@ class LayerStats:
 
 
 _UNMAPPED = re.compile("[\ufffd\ue000-\uf8ff]")  # U+FFFD or private use: a glyph without its character
-_NOT_VOWEL = re.compile("[^aeiouy]")
+_NOT_VOWEL = re.compile("[^aeiouy]")  # the vowels MAX_VOWELS counts
 
 
 def layer_stats(raw: dict) -> LayerStats:

@@ -92,15 +92,6 @@ def document(path: Path) -> Iterator[pymupdf.Document]:
         doc.close()
 
 
-def check_pdf(path: Path) -> int:
-    """Validate without keeping the file open; returns the page count."""
-    doc = open_pdf(path)
-    try:
-        return doc.page_count
-    finally:
-        doc.close()
-
-
 # What would parse a scanned PDF: the default backend's OCR (parse.ocr, Tesseract: pipeline/parse/ocr.py), or the
 # mineru backend's OCR tier (pipeline/parse/mineru/tiers.py).
 OCR_HINT = ("turn OCR on (parse.ocr.enabled = true, the default; it needs Tesseract: `apt-get install -y "
