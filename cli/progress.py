@@ -1,9 +1,10 @@
 """Progress of every long stage in one live display on stderr, and the closing table of stage times.
 
-`StageProgress` draws a row per stage: parse (files), summarize (items), encode (cells, one row per collection), each
-with done/total, rate and ETA; `times_table()` gives the time of each stage afterwards. Quiet under --json and when
+`StageProgress` draws a row per stage: parse (files), ocr (pages, a row per scanned file while it is read),
+summarize (items), encode (cells, one row per collection), each with done/total, rate and ETA; `times_table()` gives the time of each stage afterwards. Quiet under --json and when
 stderr is not a terminal (logs, pipes, CI): nothing is drawn and no table is printed. The pipeline only calls
-callbacks (`pipeline.vectors.progress`, `pipeline.summarize.progress`, the ingest runner's on_start/on_result); this
+callbacks (`pipeline.vectors.progress`, `pipeline.summarize.progress`, `pipeline.parse.progress`, the ingest runner's
+on_start/on_result); this
 module turns them into rows and installs them for the command's duration.
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich import box
 from rich.console import Console
@@ -87,6 +89,7 @@ class StageProgress:
         self._stack = ExitStack()
 
     def __enter__(self) -> StageProgress:
+        from pipeline.parse.progress import reporting as parse_reporting
         from pipeline.summarize.progress import reporting as summarize_reporting
         from pipeline.vectors.progress import reporting as encode_reporting
 
@@ -94,6 +97,7 @@ class StageProgress:
             self._hold_warnings()  # registered first, so it runs last: after the rows have stopped
             self._stack.enter_context(self.bar)
             self._stack.enter_context(encode_reporting(self.encode))
+            self._stack.enter_context(parse_reporting(self.pages))
             self._stack.enter_context(summarize_reporting(self.summarize))
             logger = logging.getLogger("paperbase.vectors")
             level = logger.level
@@ -138,11 +142,13 @@ class StageProgress:
         self.update("parse", 0, total, stage="parse", unit="files")
 
     def parse_result(self, result) -> None:
-        from pathlib import Path
-
         done = self.clocks["parse"].done + 1 if "parse" in self.clocks else 1
         self.update("parse", done, self.bar.tasks[self._tasks["parse"]].total if "parse" in self._tasks else None,
                     stage="parse", unit="files", description=f"{Path(result.path).name}: {result.status}")
+
+    def pages(self, path: str, done: int, total: int) -> None:
+        """Pages of one file read so far by a slow per-page step (OCR): a row of its own while the file is parsed."""
+        self.update(f"ocr:{path}", done, total, stage="ocr", unit="pages", description=Path(path).name)
 
     def summarize(self, done: int, total: int) -> None:
         self.update("summarize", done, total, stage="summarize", unit="items")
@@ -159,7 +165,8 @@ class StageProgress:
             table.add_column(col, justify="left" if col == "stage" else "right")
         encode = [c for k, c in self.clocks.items() if k.startswith("encode:")]
         for key, c in self.clocks.items():
-            name = f"  {key.split(':', 1)[1]}" if key.startswith("encode:") else c.stage
+            name = f"  {key.split(':', 1)[1]}" if key.startswith("encode:") else \
+                f"ocr {Path(key.split(':', 1)[1]).name}" if key.startswith("ocr:") else c.stage
             if key.startswith("encode:") and c is encode[0]:
                 first, last = min(e.started for e in encode), max(e.ended for e in encode)
                 table.add_row("encode", f"{sum(e.done for e in encode):,} cells", f"{last - first:.1f}", "")

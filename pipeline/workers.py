@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pipeline.document import ParsedPaper
 from pipeline.parse import ParseOptions
+from pipeline.parse import progress as parse_progress
 
 Outcome = tuple[ParsedPaper | None, str | None, float]  # (paper, error message, seconds)
 CRASHED = "parse_error: the parser process crashed on this file"
@@ -54,6 +55,11 @@ class ParserPool:
         self._pool: ProcessPoolExecutor | None = None
         self._guard = threading.Lock()
         self._slots = threading.BoundedSemaphore(max(1, workers))  # bounds in-thread parsing too
+        # page progress (OCR) from the parser processes, when the caller shows it: a queue they write to and a
+        # thread here that hands each message to the caller's callback
+        self._pages = parse_progress.current() if workers > 1 else None
+        self._queue = None
+        self._listener: threading.Thread | None = None
 
     def parse(self, path: str) -> Outcome:
         with self._slots:
@@ -71,8 +77,35 @@ class ParserPool:
     def _current(self) -> ProcessPoolExecutor:
         with self._guard:
             if self._pool is None:
-                self._pool = _new(self.workers)
+                self._pool = _new(self.workers, self._progress_queue())
             return self._pool
+
+    def _progress_queue(self):
+        """The queue the parser processes report page progress to (None when nobody shows it); its reader thread
+        starts with the first pool. Called under the guard."""
+        if self._pages is None:
+            return None
+        if self._queue is None:
+            # a Queue, not a SimpleQueue: its put() never blocks the parser (a feeder thread writes), so a process
+            # killed while holding the queue's write lock can stall the progress, never a parse
+            self._queue = multiprocessing.get_context("spawn").Queue()
+            self._stop = threading.Event()
+            self._listener = threading.Thread(target=self._forward, args=(self._queue, self._pages, self._stop),
+                                              name="parse-progress", daemon=True)
+            self._listener.start()
+        return self._queue
+
+    @staticmethod
+    def _forward(queue, report, stop: threading.Event) -> None:
+        import queue as queues
+
+        while not stop.is_set():
+            try:
+                report(*queue.get(timeout=0.2))
+            except queues.Empty:
+                continue
+            except (EOFError, OSError, ValueError):  # the queue was closed under us
+                return
 
     def _discard(self, pool: ProcessPoolExecutor) -> None:
         with self._guard:
@@ -82,7 +115,9 @@ class ParserPool:
 
     def _isolated(self, path: str) -> Outcome:
         """Parse alone in a one-off process: a second crash is this file's own, and final."""
-        pool = _new(1)
+        with self._guard:
+            queue = self._progress_queue()
+        pool = _new(1, queue)
         try:
             return pool.submit(self._fn, path, self.options).result()
         except BrokenProcessPool:
@@ -93,8 +128,17 @@ class ParserPool:
     def close(self) -> None:
         with self._guard:
             pool, self._pool = self._pool, None
+            queue, listener, self._queue, self._listener = self._queue, self._listener, None, None
         if pool:
             pool.shutdown(wait=True, cancel_futures=True)
+        if queue is not None:  # every process has exited: what they sent is in the pipe; the listener drains it
+            deadline = time.monotonic() + 2
+            while listener.is_alive() and not queue.empty() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self._stop.set()
+            listener.join(timeout=5)
+            queue.close()
+            queue.cancel_join_thread()
 
     def __enter__(self) -> ParserPool:
         return self
@@ -103,8 +147,11 @@ class ParserPool:
         self.close()
 
 
-def _new(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+def _new(workers: int, progress_queue=None) -> ProcessPoolExecutor:
+    if progress_queue is None:
+        return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=parse_progress.install_sink, initargs=(progress_queue,))
 
 
 __all__ = ["ParserPool", "parse_one", "Outcome", "CRASHED", "STOP", "Interrupted"]

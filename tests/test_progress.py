@@ -36,11 +36,15 @@ def test_every_stage_gets_a_row_with_rate_and_eta_and_a_time_in_the_table():
         encode_cb()("text_bm25_en", 300, 600)
         encode_cb()("text_bm25_en", 600, 600)
         encode_cb()("minilm", 600, 600)
+        from pipeline.parse.progress import current as pages_cb
+        pages_cb()("/x/scan.pdf", 0, 7)  # a scanned file's pages as OCR reads them
+        pages_cb()("/x/scan.pdf", 3, 7)
     shown = screen.getvalue()
+    assert "3/7" in shown and "pages/s" in shown and "scan.pdf" in shown
     assert "2/2" in shown and "40/40" in shown and "600/600" in shown
     assert "files/s" in shown and "items/s" in shown and "cells/s" in shown and "ETA" in shown
     table = _render(progress.times_table())
-    for row in ("parse", "summarize", "encode", "text_bm25_en", "minilm"):
+    for row in ("parse", "summarize", "encode", "text_bm25_en", "minilm", "ocr scan.pdf"):
         assert re.search(rf"{row}\s.*\d+\.\d", table), (row, table)
     assert "1,200 cells" in table  # the encode line adds its collections
 

@@ -47,7 +47,8 @@ import os
 import re
 import shutil
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
@@ -369,19 +370,32 @@ def mark_bold(blocks: list[OCRBlock], pix, dpi: int) -> None:
 
 
 def ocr_pages(pages: list, dpi: int = 300, workers: int | None = None,
-              engine: TesseractEngine | None = None) -> list[list[OCRBlock]]:
+              engine: TesseractEngine | None = None, on_page: Callable[[int, int], None] | None = None
+              ) -> list[list[OCRBlock]]:
     """OCR several pages: rendered one after the other here (MuPDF objects stay in this thread), read by the
-    engine in parallel (separate processes)."""
+    engine in parallel (separate processes). `on_page(done, total)` is called before the first page and as each
+    page is read (seconds apart: the progress a scanned paper shows)."""
     engine = engine or TesseractEngine()
     engine.check()
+    total = len(pages)
+    if on_page:
+        on_page(0, total)
     pixmaps = [render(p, dpi) for p in pages]
     images = [pix.tobytes("png") for pix in pixmaps]
     workers = max(1, min(workers or os.cpu_count() or 1, len(images)))
+    read: list[list[OCRBlock]] = [[] for _ in images]
     if workers == 1:
-        read = [engine.read_png(png, dpi) for png in images]
+        for i, png in enumerate(images):
+            read[i] = engine.read_png(png, dpi)
+            if on_page:
+                on_page(i + 1, total)
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            read = list(pool.map(lambda png: engine.read_png(png, dpi), images))
+            futures = {pool.submit(engine.read_png, png, dpi): i for i, png in enumerate(images)}
+            for done, fut in enumerate(as_completed(futures), 1):
+                read[futures[fut]] = fut.result()
+                if on_page:
+                    on_page(done, total)
     for blocks, pix in zip(read, pixmaps):
         mark_bold(blocks, pix, dpi)
         attach_labels(blocks)

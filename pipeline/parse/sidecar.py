@@ -13,8 +13,8 @@ from pathlib import Path
 
 from pipeline.document import Metadata
 from pipeline.parse.options import ParseOptions
-from pipeline.parse.venue import (FULL_NAMES, UNCATEGORIZED, Venue, detect_arxiv, detect_printed_venue, detect_venue,
-                                   make_bibtex, printed_year)
+from pipeline.parse.venue import (FULL_NAMES, UNCATEGORIZED, Venue, detect_arxiv, detect_doi_venue, detect_printed_venue,
+                                  detect_venue, make_bibtex, printed_year)
 
 # upstream metadata JSON key -> Metadata field (num_pages and pdf_path always come from the real file)
 SIDECAR_KEYS = {"title": "title", "conference_full": "conference_full", "conference": "conference_abbreviation",
@@ -98,6 +98,23 @@ def document_year(path: Path) -> int | None:
     return int(m[1]) if m else None
 
 
+def document_doi(path: Path) -> str:
+    """The DOI the PDF's metadata gives (XMP prism:doi / dc:identifier, or a `doi:` in Subject or Keywords), or ""."""
+    try:
+        import pymupdf
+
+        with pymupdf.open(path) as doc:
+            xmp = doc.get_xml_metadata() or ""
+            info = doc.metadata or {}
+    except Exception:  # a broken or missing file has no DOI; the parse reports the file itself
+        return ""
+    m = re.search(r"<(?:prism:doi|dc:identifier|pdfx:doi)>\s*(?:<rdf:\w+>\s*<rdf:li>)?\s*(?:doi:|https?://doi\.org/)?(10\.[^<\s]+)", xmp)
+    if m:
+        return m[1]
+    m = re.search(r"\b10\.\d{4,9}/\S+", f"{info.get('subject') or ''} {info.get('keywords') or ''}")
+    return m[0] if m else ""
+
+
 def finish_metadata(md: Metadata, path: Path, options: ParseOptions, *, first_page_text: str, venue_text: str) -> None:
     """Fill venue, year, volume and bibtex of `md` (title/authors/abstract already set by the backend), then apply
     the sidecar and the overrides. `first_page_text`: all text of page 1 (for the arXiv stamp); `venue_text`:
@@ -108,7 +125,8 @@ def finish_metadata(md: Metadata, path: Path, options: ParseOptions, *, first_pa
     arxiv = detect_arxiv(first_page_text)
     # a venue the pages print (upstream's list, then any journal or conference masthead) beats the arXiv stamp
     venue = (detect_venue(venue_text) or detect_printed_venue(venue_text)
-             or detect_printed_venue(first_page_text, whole_page=True))
+             or detect_printed_venue(first_page_text, whole_page=True)
+             or detect_doi_venue(venue_text) or detect_doi_venue(first_page_text) or detect_doi_venue(document_doi(path)))
     if venue is None and arxiv is not None:
         venue = Venue("arxiv", FULL_NAMES["arxiv"], arxiv.year)
     if venue is None:

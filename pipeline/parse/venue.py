@@ -149,11 +149,22 @@ _PRINTED = [
     (r"((?:Journal|International Journal|Annals|Proceedings|Transactions)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,10}) "
      r"\(" + _YEAR + r"\) \d+:\d+", None, None),
     (r"(International Journal(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,8}) \d+:\d+ " + _YEAR, None, None),
+    # a footnote or header naming where the paper appeared, by the venue's acronym: "Published as a conference paper
+    # in ECCV’18", "Accepted at AAAI 2021", "To appear in the Proceedings of SIGIR 2019" (acronyms only: an ordinary
+    # word after "in" is prose; loose: on a whole page it can be a sentence about another paper)
+    (r"\b(?:Published|Accepted|To appear|Appear(?:s|ed))(?: as an? (?:conference|workshop|journal|full|short|long|oral|"
+     r"poster|main[- ]conference) paper)? (?:in|at|to) (?:the )?(?:Proceedings of (?:the )?)?(?:\d+(?:st|nd|rd|th) )?"
+     r"((?:IEEE |ACM )?[A-Z][A-Za-z]*[A-Z](?:-[A-Z]+)?) ?['’‘]?((?:19|20)?\d{2})\b", None, None),
 ]
 
 
+_UPSTREAM_ACRONYMS = {"NIPS": "NeurIPS", "NeurIPS": "NeurIPS", "ICLR": "ICLR", "ICML": "ICML", "ICASSP": "icassp",
+                      "ACL": "ACL", "EMNLP": "EMNLP", "NAACL": "NAACL", "EACL": "EACL", "AACL": "AACL",
+                      "COLING": "COLING", "CoNLL": "CoNLL", "LREC": "LREC", "TACL": "TACL"}
+
+
 def _title_case(name: str) -> str:
-    if not name.isupper() or " " not in name:
+    if not name.isupper() or name.count(" ") < 2:  # "IEEE TPAMI" is an acronym, not a shouted title
         return name
     small = {"of", "on", "and", "for", "the", "in", "&"}
     words = [w.lower() if w.lower() in small and i else ("IEEE" if w == "IEEE" else "ACM" if w == "ACM" else w.capitalize())
@@ -162,7 +173,7 @@ def _title_case(name: str) -> str:
 
 
 # patterns too loose to run over a whole page: only over the furniture text (headers, footers, margins)
-_LOOSE = 4
+_LOOSE = 5
 
 
 def detect_printed_venue(text: str, whole_page: bool = False) -> Venue | None:
@@ -186,6 +197,9 @@ def detect_printed_venue(text: str, whole_page: bool = False) -> Venue | None:
             after = re.search(r"\b" + _YEAR + r"\b", text[m.end():m.end() + 80])
             year = int(after[1]) if after else None
         name = _title_case(name.strip(" ,"))
+        if abbr is None and name in _UPSTREAM_ACRONYMS:  # spelled as upstream's metadata spells them
+            name = _UPSTREAM_ACRONYMS[name]
+            full = FULL_NAMES.get(name)
         if name.startswith(("PLoS ", "PLOS ", "Plos ")):
             name = "PLOS " + groups[0][5:]
         return Venue(name if abbr is None else abbr, full or name, year)
@@ -205,6 +219,49 @@ def printed_year(text: str) -> int | None:
         m = re.search(pattern, text, re.I if "Published" in pattern else 0)
         if m:
             return int(m.group(m.lastindex))
+    return None
+
+
+# Journals whose DOIs name them (the DOI suffix carries a journal code): the paper's own DOI, printed on page 1 or
+# in the PDF's metadata, names its venue even where no masthead does. Publisher-wide prefixes (10.1109 IEEE,
+# 10.1145 ACM, 10.1016 Elsevier, 10.1007 Springer) say nothing about the venue and are not listed.
+_DOI_JOURNALS = [
+    (r"10\.1038/nature\d", "Nature"), (r"10\.1038/s41586-", "Nature"),
+    (r"10\.1038/ncomms\d|10\.1038/s41467-", "Nature Communications"), (r"10\.1038/(?:srep\d|s41598-)", "Scientific Reports"),
+    (r"10\.1126/science\.", "Science"), (r"10\.1073/pnas\.", "PNAS"),
+    (r"10\.1371/journal\.pone\.", "PLOS ONE"), (r"10\.1371/journal\.pbio\.", "PLOS Biology"),
+    (r"10\.1371/journal\.pcbi\.", "PLOS Computational Biology"), (r"10\.1371/journal\.pgen\.", "PLOS Genetics"),
+    (r"10\.1371/journal\.pmed\.", "PLOS Medicine"), (r"10\.1371/journal\.ppat\.", "PLOS Pathogens"),
+    (r"10\.7554/eLife\.", "eLife"), (r"10\.7717/peerj-cs\.", "PeerJ Computer Science"), (r"10\.7717/peerj\.", "PeerJ"),
+    (r"10\.1093/mnras/", "MNRAS"), (r"10\.32614/RJ-", "The R Journal"),
+    (r"10\.1103/PhysRevLett\.", "Physical Review Letters"), (r"10\.1103/PhysRev([A-EX])\.", "Physical Review {}"),
+]
+# ACL Anthology DOIs: 10.18653/v1/2023.acl-long.12, 10.18653/v1/2021.findings-emnlp.3, 10.18653/v1/N19-1423
+_ANTHOLOGY = {"acl": "ACL", "emnlp": "EMNLP", "naacl": "NAACL", "eacl": "EACL", "aacl": "AACL", "coling": "COLING",
+              "conll": "CoNLL", "lrec": "LREC", "tacl": "TACL"}
+_ANTHOLOGY_LETTERS = {"P": "ACL", "D": "EMNLP", "N": "NAACL", "E": "EACL", "C": "COLING", "K": "CoNLL", "Q": "TACL"}
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)")
+
+
+def detect_doi_venue(text: str) -> Venue | None:
+    """The venue the paper's own DOI names (the first DOI in `text`: page 1's, or the PDF metadata's), or None."""
+    m = _DOI.search(re.sub(r"(10\.\d{4,9}/)\s+", r"\1", clean_text(text)))
+    if not m:
+        return None
+    doi = m[1].rstrip(".,;)")
+    for pattern, name in _DOI_JOURNALS:
+        j = re.match(pattern, doi)
+        if j:
+            name = name.format(*j.groups())
+            return Venue(name, name, None)
+    a = re.match(r"10\.18653/v1/(\d{4})\.(findings-)?([a-z]+)", doi)
+    if a and a[3] in _ANTHOLOGY:
+        abbr, year = _ANTHOLOGY[a[3]], int(a[1])
+        return Venue(abbr, _full_name(abbr, year), year)
+    a = re.match(r"10\.18653/v1/([A-Z])(\d{2})-\d", doi)
+    if a and a[1] in _ANTHOLOGY_LETTERS:
+        abbr, year = _ANTHOLOGY_LETTERS[a[1]], 2000 + int(a[2])
+        return Venue(abbr, _full_name(abbr, year), year)
     return None
 
 

@@ -229,3 +229,26 @@ def test_text_in_another_language_is_not_taken_for_a_garbled_layer():
     garbled = _wrong_layer(src, "cipher")
     assert layer_stats(text_dict(garbled)).unknown_vowel_share < 0.3
     assert page_verdict(garbled, text_dict(garbled)) == "unknown_words"
+
+
+@needs_corpus
+@needs_tesseract
+def test_a_scanned_file_reports_each_page_read_from_its_parser_process(tmp_path):
+    """Page progress (issue 30: "with progress"): the caller's callback hears every page OCR reads, from the parser
+    process that reads it (ParserPool's queue), not only the file's end; and nothing at all when nobody listens."""
+    from pathlib import Path
+
+    from pipeline.parse.progress import reporting
+    from pipeline.workers import ParserPool
+
+    path = tmp_path / "scan.pdf"
+    rasterize(pymupdf.open(corpus_pdf(PAPER)), range(2), 100).save(path)
+    options = ParseOptions(ocr={"dpi": 100, "workers": 1})
+    seen: list[tuple[str, int, int]] = []
+    with reporting(lambda p, done, total: seen.append((Path(p).name, done, total))):
+        with ParserPool(options, workers=2) as pool:
+            paper, error, _ = pool.parse(str(path))
+    assert error is None and [p.ocr for p in paper.pages] == ["no_text", "no_text"]
+    assert seen == [("scan.pdf", 0, 2), ("scan.pdf", 1, 2), ("scan.pdf", 2, 2)]
+    with ParserPool(options, workers=2) as pool:  # no callback installed: no queue, no listener thread
+        assert pool._progress_queue() is None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.parse.venue import detect_printed_venue, printed_year
+from pipeline.parse.venue import detect_doi_venue, detect_printed_venue, printed_year
 from tests.conftest import CORPUS, CORPUS2, CORPUS3
 
 PRINTED = [
@@ -25,6 +25,11 @@ PRINTED = [
     ("The Astronomical Journal, 141:161 (7pp), 2011 May doi:10.1088/0004-6256/141/5/161", "The Astronomical Journal", 2011),
     ("Dodd et al. BMC Medicine 2014, 12:161 http://www.biomedcentral.com/1741-7015/12/161", "BMC Medicine", 2014),
     ("Pattern Recognition 155 (2024) 110732 Contents lists available at ScienceDirect", "Pattern Recognition", 2024),
+    ("∗Indicates equal contributions. Published as a conference paper in ECCV’18.", "ECCV", 2018),
+    ("Accepted at AAAI 2021. Code: https://github.com/x/y", "AAAI", 2021),
+    ("To appear in the Proceedings of SIGIR 2019, Paris, France", "SIGIR", 2019),
+    ("Published in IEEE TPAMI 2020. Personal use is permitted.", "IEEE TPAMI", 2020),
+    ("Accepted to NIPS 2017 workshop track", "NeurIPS", 2017),
     ("Citation: Fredj A (2012) Cyan Fluorescent Proteins. PLoS ONE 7(11): e49149.", "PLOS ONE", None),
 ]
 
@@ -37,6 +42,29 @@ def test_printed_venues(text, venue, year):
 
 def test_no_venue_in_plain_prose():
     assert detect_printed_venue("We thank the reviewers. This work was funded in 2019 by the Foundation.") is None
+    assert detect_printed_venue("The results were published in Nature 2019 and accepted at most 20 times.") is None
+    # on a whole page (not its headers and footnotes) a sentence about another paper names no venue of this one
+    assert detect_printed_venue("the method of [4], accepted at ICML 2019, uses", whole_page=True) is None
+
+
+@pytest.mark.parametrize("text,venue,year", [
+    ("Vol 499 | 25 July 2013 | doi:10.1038/nature12352 ©2013", "Nature", None),
+    ("Cite as: eLife 2012;1:e00013 DOI: 10.7554/eLife.00013", "eLife", None),
+    ("https://doi.org/10.1371/journal.pcbi.1004215", "PLOS Computational Biology", None),
+    ("PHYSICAL REVIEW D 99, 016001 (2019) DOI: 10.1103/PhysRevD.99.016001", "Physical Review D", None),
+    ("The R Journal Vol. 13/1, June 2021, doi: 10.32614/RJ-2021-048", "The R Journal", None),
+    ("pages 4171–4186. doi: 10.18653/v1/N19-1423", "NAACL", 2019),
+    ("https://doi.org/10.18653/v1/2023.acl-long.12", "ACL", 2023),
+])
+def test_venue_from_the_papers_doi(text, venue, year):
+    got = detect_doi_venue(text)
+    assert got is not None and (got.abbreviation, got.year) == (venue, year)
+
+
+def test_publisher_wide_dois_name_no_venue():
+    # IEEE's and ACM's DOIs cover every journal and conference of theirs: no venue is guessed from them
+    assert detect_doi_venue("DOI 10.1109/TRO.2009.2035744") is None
+    assert detect_doi_venue("https://doi.org/10.1145/3583780.3614956") is None
 
 
 @pytest.mark.parametrize("text,year", [
@@ -50,7 +78,7 @@ def test_printed_year(text, year):
 
 # arXiv copies whose only printed year is a later version's stamp (the stamp's year is kept, as upstream does)
 STAMP_ONLY = {"iclr2014_vae.pdf", "icassp2024_privacy_masking_llm.pdf", "neurips2020_rag_excerpt.pdf",
-              "amsart_arxiv2004_dominoes_hexagons.pdf", "lncs_eccv2018_amc_model_compression.pdf",
+              "amsart_arxiv2004_dominoes_hexagons.pdf",
               "aaai_aaai2024_scieval.pdf", "econ_palgrave2007_precautionary_saving.pdf",
               "lncs_spire2005_ngram_similarity.pdf"}  # the last two print no year; the PDF's dates are later
 
@@ -70,6 +98,7 @@ def test_year_and_venue_over_the_corpora():
         md = PyMuPDFBackend().parse(path, ParseOptions(), views=["metadata"]).metadata
         if md.pub_year != int(re.search(r"(19|20)\d\d", path.stem)[0]):
             wrong.append((path.name, md.pub_year))
-        if md.conference_abbreviation == "arxiv" and re.match(r"(aaai|acm|mnras|elife|ieee)_", path.name):
-            arxiv.append(path.name)  # these print their venue on page 1
+        if md.conference_abbreviation in ("arxiv", "uncategorized") and \
+                re.match(r"(aaai|acm|mnras|elife|ieee_t|nature|plos|jmlr|bmc|astro)_", path.name):
+            arxiv.append((path.name, md.conference_abbreviation))  # these print their venue (or its DOI) on page 1
     assert not wrong and not arxiv, (wrong, arxiv)

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 import pymupdf
 
+from pipeline.parse import progress as parse_progress
 from pipeline.parse.ocr import TesseractEngine, as_text_dict, ocr_pages, page_verdict
 from pipeline.parse.options import OCROptions
 from pipeline.parse.pymupdf._glyphs import needs_recovery, recover
@@ -545,8 +546,10 @@ def _analyze_pages(doc: pymupdf.Document, options: OCROptions) -> list[PageAnaly
     verdicts = [page_verdict(p, raw) if options.enabled else None for p, raw in zip(doc, raws)]
     todo = [i for i, v in enumerate(verdicts) if v]
     if todo:
+        report = parse_progress.current()
+        on_page = (lambda done, total: report(doc.name or "(unnamed)", done, total)) if report else None
         read = ocr_pages([doc[i] for i in todo], dpi=options.dpi, workers=options.workers,
-                         engine=TesseractEngine(options.language))
+                         engine=TesseractEngine(options.language), on_page=on_page)
         for i, blocks in zip(todo, read):
             raws[i] = as_text_dict(blocks)
     return [analyze_page(p, raw, verdict) for p, raw, verdict in zip(doc, raws, verdicts)]
