@@ -603,5 +603,131 @@ def pmlr() -> Style:
                                         " ".join(a.last for a in AUTHORS)])
 
 
+# ---------------------------------------------------------------- issue 29's classes: the long tail of structure
+
+def ieee_long_refs() -> Style:
+    """IEEEtran journal whose 66-entry reference list runs over several two-column pages (a hidden IEEE
+    Transactions paper kept 16 of 66)."""
+    base = ieee_journal()
+    base.name = "ieee_long_refs"
+    base.description = "IEEEtran journal, 66 references running over several two-column pages"
+    base.refs = 66
+    return base
+
+
+def aastex() -> Style:
+    """AASTeX 6.3.1 (aastex631.cls, twocolumn): authors with affiliation superscripts over several lines, capitals
+    `1. INTRODUCTION` headings, author-year aasjournal references."""
+    authors = "\n".join(rf"\author{{{a.name}}}" + "\n" + rf"\affiliation{{{affil(a.affil)}}}" for a in AUTHORS)
+    front = rf"""\title{{{TITLE}}}
+\shorttitle{{{SHORT_TITLE}}}
+\shortauthors{{Moreau et al.}}
+{authors}
+\correspondingauthor{{{AUTHORS[0].name}}}
+\email{{{AUTHORS[0].email}}}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\keywords{{{', '.join(KEYWORDS)}}}
+"""
+    return Style("aastex", "AASTeX 6.3.1 two-column: numbered affiliation superscripts in a multi-line author block, "
+                 "capitals `1. INTRODUCTION` headings, author-year aasjournal references",
+                 "[twocolumn]{aastex631}", r"\usepackage{tikz}" + "\n" + r"\usepackage{amsmath}", front,
+                 arabic_dotted(".", " "), upper_levels=(1,), caption_sep=". ", cite="citep", refs=30, bst="aasjournal",
+                 bib_heading="REFERENCES", ack_heading="Acknowledgments",
+                 running=["Moreau et al."])
+
+
+def chicago_item(i: int, e: dict) -> str:
+    """Chicago author-date, as economics working papers print it: `Surname, First, First Surname, and First
+    Surname. 2013. "Title." Journal 12 (3): 45–67.`"""
+    names = [split(a) for a in e["authors"]]
+    first = f"{names[0][1]}, {names[0][0]}"
+    rest = [f"{f} {l}" for f, l in names[1:]]
+    who = first if not rest else f"{first}, and {rest[0]}" if len(rest) == 1 else f"{first}, " + ", ".join(rest[:-1]) + f", and {rest[-1]}"
+    where = (f"\\emph{{{e['journal']}}} {e['volume']} ({e['number']}): {e['pages'].replace('-', '--')}" if e["type"] == "article"
+             else f"In \\emph{{{e['booktitle']}}}, {e['pages'].replace('-', '--')}")
+    return f"\\bibitem[{natbib_key(e)}]{{{e['key']}}}\n{who}. {e['year']}. ``{e['title']}.'' {where}."
+
+
+def chicago_econ() -> Style:
+    """An economics working paper: article class, one column, `1 Introduction` headings (number and title apart),
+    Chicago author-date references with `and` before the last name and full first names."""
+    names = r" \and ".join(rf"{a.name}\thanks{{{affil(a.affil)}. E-mail: {a.email}.}}" for a in AUTHORS)
+    front = rf"""\title{{{TITLE}}}
+\author{{{names}}}
+\date{{November 2026}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+
+\medskip\noindent\textbf{{JEL Classification:}} C45, C55, D83.\quad \textbf{{Keywords:}} {', '.join(KEYWORDS)}.
+\end{{abstract}}
+"""
+    return Style("chicago_econ", "economics working paper (article, 11pt, one column): `1 Introduction` headings with "
+                 "the number set apart, Chicago author-date references (full first names, `and` before the last)",
+                 "[11pt]{article}", COMMON_LM + "\n\\usepackage[margin=1in]{geometry}\n\\usepackage{natbib}", front,
+                 arabic_dotted("", " "), twocolumn=False, caption_sep=": ", cite="citep", refs=26, bib="items",
+                 bibitem=chicago_item, sentences=-2, running=[])
+
+
+SUPPLEMENT_REFS = [
+    r"\bibitem{sup1} Anna Rossi and Kenji Tanaka. Concentration bounds for sparse attention. \emph{Journal of Machine Learning Research}, 21(3):1--29, 2020.",
+    r"\bibitem{sup2} Omar Uddin. Relaxed top-k operators revisited. In \emph{Proceedings of the International Conference on Machine Learning}, pages 101--110, 2022.",
+    r"\bibitem{sup3} Laura Chen, Ivan Petrov, and Sofia Santos. Long-document benchmarks. \emph{Transactions of the Association for Computational Linguistics}, 9:12--30, 2021.",
+    r"\bibitem{sup4} Tomas Jensen. Routing without labels. In \emph{Advances in Neural Information Processing Systems}, pages 55--66, 2023.",
+]
+
+
+def supplement() -> Style:
+    """A conference paper with its supplement appended after the references: the supplement's title, its own
+    `S1`/`S1.1` headings and its own 4-entry References list (which must neither replace nor join the main list)."""
+    names = r" \and ".join(rf"{a.name}\\ {{\small {affil(a.affil)}}}" for a in AUTHORS)
+    front = rf"""\title{{{TITLE}}}
+\author{{{names}}}
+\date{{}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+"""
+    sup_title = f"Supplementary Material: {TITLE}"
+    para = ("The relaxation used in the main text replaces the hard selection of the top k tokens by a smooth "
+            "surrogate whose temperature is annealed during training; the bounds below hold for every temperature. ")
+    end = (r"\clearpage" + "\n" + rf"\section*{{{sup_title}}}" + "\n" + para * 2 + "\n"
+           r"\section*{S1 Proof of Proposition 1}" + "\n" + para * 3 + r"See \cite{sup1,sup2}." + "\n"
+           r"\subsection*{S1.1 Bounding the Relaxation Gap}" + "\n" + para * 3 + "\n"
+           r"\section*{S2 Additional Experiments}" + "\n" + para * 3 + r"We follow \cite{sup3,sup4}." + "\n"
+           r"\begin{thebibliography}{4}" + "\n" + "\n".join(SUPPLEMENT_REFS) + "\n" + r"\end{thebibliography}")
+    return Style("supplement", "one-column conference paper with a supplement after the references: its own title, "
+                 "`S1`/`S1.1` headings and a 4-entry References list of its own",
+                 "[10pt]{article}", COMMON_LM + "\n\\usepackage[margin=1in]{geometry}", front, arabic_dotted("", " "),
+                 twocolumn=False, caption_sep=": ", refs=24, bst="plain", sentences=-2, running=[], end=end,
+                 end_headings=[(1, sup_title), (1, "S1 Proof of Proposition 1"), (2, "S1.1 Bounding the Relaxation Gap"),
+                               (1, "S2 Additional Experiments"), (1, "References")])
+
+
+def toc_report() -> Style:
+    """A technical report with a printed table of contents on its own page (entries with dot leaders and page
+    numbers) before the first section: the contents must never be read as headings."""
+    names = r" \and ".join(rf"{a.name}\\ {{\small {affil(a.affil)}}}" for a in AUTHORS)
+    front = rf"""\title{{{TITLE}\\[4pt]{{\large Technical Report}}}}
+\author{{{names}}}
+\date{{November 2026}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\clearpage
+\tableofcontents
+\clearpage
+"""
+    return Style("toc_report", "one-column technical report with a table of contents page (dot leaders, page numbers) "
+                 "before the first section", "[11pt]{article}", COMMON_LM + "\n\\usepackage[margin=1in]{geometry}",
+                 front, arabic_dotted("", " "), twocolumn=False, caption_sep=": ", refs=20, bst="plain", sentences=-2,
+                 running=[])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
-          copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr]
+          copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
+          chicago_econ, supplement, toc_report]

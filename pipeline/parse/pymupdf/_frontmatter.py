@@ -31,9 +31,10 @@ JOURNAL_NAME = re.compile(
     r"^(?:IEEE|ACM|IOP|SIAM|AIP|APS)\s+(?:transactions|journal|letters|magazine)\b|^physical review\b", re.I)
 # category labels printed above titles
 LABEL = re.compile(
-    r"^(?:original|research|review|short|brief|mini|technical|regular|full|invited|open[- ]access)?\s*"
+    r"^(?:original|research|review|short|brief|mini|technical|regular|full|invited|open[- ]access|working|"
+    r"discussion|white|position|survey|conference|case)?\s*"
     r"(?:article|paper|letter|review|communication|report|note|research|editorial|perspective|opinion|"
-    r"commentary|methods?|protocol)s?(?:\s*[•·|/]\s*open access)?$|^open access$", re.I)
+    r"commentary|methods?|protocol)s?(?:\s*[•·|/]\s*open access)?$|^open access$|^extended abstract$", re.I)
 # institutions and addresses (affiliation lines never hold author names we want)
 AFFILIATION = re.compile(
     r"\b(?:Universit|Univ\.|Institut|Research|Laborator|Lab\b|Labs\b|Inc\b|Corp|Department|Dept\.|School|"

@@ -47,7 +47,7 @@ from pipeline.document import Metadata
 from pipeline.parse.cleanup import SMALL_WORDS
 from pipeline.parse.normalize import join_lines
 from pipeline.parse.options import ParseOptions
-from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, MASTHEAD, is_address, is_label, is_logo, is_masthead,
+from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, LABEL, MASTHEAD, is_address, is_label, is_logo, is_masthead,
                                                  name_like, names, norm)
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import Block, DocumentAnalysis, Line, PageAnalysis
@@ -263,6 +263,7 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
     tsize, tbold = title[0].max_size, title[0].bold
     tcaps = all(_caps(l.text) for l in title)  # AASTeX/revtex: a capitals title over mixed-case names of similar size
     region = [l for l in region if l.size >= 0.8 * body_size and not is_masthead(l.text)
+              and not LABEL.match(l.text.strip())  # "Technical Report", "Working Paper" under the title
               and not (is_address(l.text) and not name_like(l))
               and not (l.max_size >= 0.9 * tsize and l.bold == tbold and _caps(l.text) == tcaps)]  # title print
     region = [l for l in region if name_like(l)]

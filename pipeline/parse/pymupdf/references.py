@@ -269,10 +269,38 @@ def _join(lines: list[str], vocab: set[str]) -> str:
     return re.sub(r"\s+", " ", out).strip()
 
 
+def _without_floats(facts: DocumentFacts, bib: list[Row]) -> list[Row]:
+    """The bibliography's rows less those of a table or figure the class floated onto its pages (a caption, a
+    table's cells, a figure's labels: AASTeX and other two-column classes put a paper's last floats among the
+    references). Only pages that hold a caption are looked at, so a bibliography without floats costs nothing."""
+    pages = {r.page for r in bib}
+    if not any(c.page in pages for c in facts.captions):
+        return bib
+    boxes: dict[int, list[tuple[float, float, float, float]]] = {}
+    for cap in facts.captions:
+        if cap.page in pages:
+            boxes.setdefault(cap.page, []).append(cap.bbox)
+    for cap, rect in facts.table_regions:
+        if cap.page in pages:
+            boxes[cap.page].append(rect)
+    for page, rect, _ in facts.figures:
+        if page in pages:
+            boxes.setdefault(page, []).append(rect)
+
+    def inside(r: Row) -> bool:
+        cx, cy = (r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2
+        return any(b[0] - 1 <= cx <= b[2] + 1 and b[1] - 1 <= cy <= b[3] + 1 for b in boxes.get(r.page, ()))
+
+    return [r for r in bib if not inside(r)]
+
+
 def extract_references(facts: DocumentFacts | DocumentAnalysis) -> list[Reference]:
     facts = as_facts(facts)
     rows, heads = facts.headings
     bib = _bibliography(rows, heads, facts.body_size, {p.number: p.height for p in facts.pages})
+    if not bib:
+        return []
+    bib = _without_floats(facts, bib)
     if not bib:
         return []
     starts = _numbered_starts(bib) or _indent_starts(bib)
