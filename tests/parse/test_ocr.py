@@ -252,3 +252,39 @@ def test_a_scanned_file_reports_each_page_read_from_its_parser_process(tmp_path)
     assert seen == [("scan.pdf", 0, 2), ("scan.pdf", 1, 2), ("scan.pdf", 2, 2)]
     with ParserPool(options, workers=2) as pool:  # no callback installed: no queue, no listener thread
         assert pool._progress_queue() is None
+
+
+def _raster_tables(style: str, dpi: int, tmp_path) -> str:
+    """A zoo paper whose tables are replaced by pictures of themselves: each table body's text and rules are
+    redacted and its rendering at `dpi` drawn in their place (captions stay text), as a table pasted in as an image."""
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[1] / "zoo" / "papers" / style / "paper.pdf"
+    doc = pymupdf.open(src)
+    for t in parse_pdf(src).tables:
+        x, y, w, h = t.bbox
+        rect, page = pymupdf.Rect(x, y, x + w, y + h), doc[t.page_number - 1]
+        png = page.get_pixmap(dpi=dpi, clip=rect, colorspace=pymupdf.csGRAY).tobytes("png")
+        page.add_redact_annot(rect)
+        page.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_NONE)
+        page.insert_image(rect, stream=png)
+    out = tmp_path / f"{style}_raster.pdf"
+    doc.save(out)
+    return str(out)
+
+
+@needs_tesseract
+def test_a_table_printed_as_a_picture_gets_its_cells_from_ocr(tmp_path):
+    """Raster tables (issue 30): a table region with no text layer is read by OCR and built into cells by the same
+    grid builder, flagged `data-raster="true"`; scored by TEDS against the cells the zoo typeset (exact truth). On
+    llncs the OCR'd table beats the text layer's (its 1.4 pt column gap merges columns there)."""
+    from tests.zoo.tables import _rows_for, teds
+
+    for style in ("els_preprint", "llncs"):
+        paper = parse_pdf(_raster_tables(style, 200, tmp_path))
+        scores = {t.caption[:30]: teds(t.html, _rows_for(t.caption.split(" ", 2)[2]) or [[]]) for t in paper.tables
+                  if 'data-raster="true"' in t.html}
+        assert len(scores) >= 2, (style, [t.html[:80] for t in paper.tables])
+        assert min(scores.values()) >= 0.95, (style, scores)
+    off = parse_pdf(_raster_tables("els_preprint", 200, tmp_path), ParseOptions(ocr={"enabled": False}))
+    assert any(t.html == '<table data-raster="true"></table>' for t in off.tables)  # OCR off: flagged, empty

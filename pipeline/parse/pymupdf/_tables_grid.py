@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.parse.pymupdf.page import PageAnalysis, Rect
-from schemas.content_marks import RASTER_TABLE
+from schemas.content_marks import RASTER_ATTR, RASTER_TABLE
 
 
 @dataclass
@@ -49,9 +49,10 @@ class Cell:
     x1: float = 0.0
 
 
-def _segments(p: PageAnalysis, region: Rect) -> list[Seg]:
-    """Words of the region merged into runs: words of one text line closer than ~0.5 em belong to one cell."""
-    words = [w for w in p.page.get_text("words", clip=region)
+def _segments(p: PageAnalysis, region: Rect, words: list[tuple] | None = None) -> list[Seg]:
+    """Words of the region (its text layer's, or `words` OCR read there) merged into runs: words of one text line
+    closer than ~0.5 em belong to one cell."""
+    words = [w for w in (p.page.get_text("words", clip=region) if words is None else words)
              if region[0] <= (w[0] + w[2]) / 2 <= region[2] and region[1] <= (w[1] + w[3]) / 2 <= region[3]
              and not (len(w[4]) >= 3 and w[3] - w[1] > 1.5 * (w[2] - w[0]))]  # rotated: a figure's axis title
     words.sort(key=lambda w: (w[5], w[6], w[0]))
@@ -391,9 +392,10 @@ def _merge_continuations(grid: list[list[Cell]], rows: list[list[Seg]], n_head: 
     return folded
 
 
-def build_html(p: PageAnalysis, region: Rect, rule_ys: list[float]) -> str:
-    """`rule_ys`: y of the full-width rules inside the region (they separate the header rows)."""
-    segs = _segments(p, region)
+def build_html(p: PageAnalysis, region: Rect, rule_ys: list[float], words: list[tuple] | None = None) -> str:
+    """`rule_ys`: y of the full-width rules inside the region (they separate the header rows). `words`: what OCR
+    read in a region whose text layer holds none (a raster table); the table then keeps the raster flag."""
+    segs = _segments(p, region, words)
     if not segs:
         return RASTER_TABLE
     rows = _trim(_rows(segs), rule_ys, region[2] - region[0]) or _rows(segs)
@@ -410,7 +412,7 @@ def build_html(p: PageAnalysis, region: Rect, rule_ys: list[float]) -> str:
     n_head -= _merge_multirow(rows, grid, n_head)
     n_head -= _merge_continuations(grid, rows, n_head)
     ncols = len(gaps) + 1
-    out = ["<table>"]
+    out = [f"<table {RASTER_ATTR}>" if words is not None else "<table>"]
     covered: set[tuple[int, int]] = set()
     for r, cells in enumerate(grid):
         tag = "th" if r < n_head else "td"

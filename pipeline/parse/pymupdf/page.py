@@ -502,6 +502,7 @@ def analyze_page(page: pymupdf.Page, raw: dict | None = None, ocr: str | None = 
 class DocumentAnalysis:
     doc: pymupdf.Document
     pages: list[PageAnalysis]
+    ocr: OCROptions | None = None  # the parse's OCR options (raster tables are read with them); None: OCR off
 
     @cached_property
     def body_size(self) -> float:
@@ -538,7 +539,7 @@ def analyze_document(doc: pymupdf.Document, ocr: OCROptions | None = None) -> Do
                 if gutter is not None:
                     p.blocks, p.gutter, p._edges = ordered, gutter[0], gutter[1:]
     mark_running(pages)
-    return DocumentAnalysis(doc=doc, pages=pages)
+    return DocumentAnalysis(doc=doc, pages=pages, ocr=ocr or OCROptions())
 
 
 def _analyze_pages(doc: pymupdf.Document, options: OCROptions) -> list[PageAnalysis]:

@@ -21,6 +21,7 @@ from pipeline.parse.pymupdf._geometry import hrules, to_bbox, x_overlap
 from pipeline.parse.pymupdf._tables_grid import build_html
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis, Rect
+from schemas.content_marks import RASTER_TABLE
 
 
 def _table_rules(rules: list[Rect]) -> list[Rect]:
@@ -35,6 +36,29 @@ def _table_rules(rules: list[Rect]) -> list[Rect]:
     return max(groups, key=len) if groups else []
 
 
+def _ocr_ready() -> bool:
+    """Tesseract is installed (a raster table without it stays flagged and empty, as before OCR existed: the paper
+    itself has a text layer, so its parse never fails for want of OCR)."""
+    import shutil
+
+    return shutil.which("tesseract") is not None
+
+
+def _read_raster(p, box: Rect, rule_ys: list[float], ocr) -> str | None:
+    """A table printed as a picture, its cells read by OCR (the same grid builder over OCR's word boxes); None when
+    OCR reads nothing there or fails (the table stays flagged and empty)."""
+    from pipeline.parse.ocr import OCRFailed, region_words
+
+    try:
+        words = region_words(p.page, box, dpi=ocr.dpi, language=ocr.language)
+    except (OCRFailed, OSError, TimeoutError) as exc:  # noqa: F841  (the flagged empty table says enough)
+        return None
+    if not words:
+        return None
+    html = build_html(p, box, rule_ys, words=words)
+    return None if html == RASTER_TABLE else html
+
+
 def extract_tables(facts: DocumentFacts | DocumentAnalysis) -> list[Table]:
     facts = as_facts(facts)
     analysis = facts.analysis
@@ -45,7 +69,10 @@ def extract_tables(facts: DocumentFacts | DocumentAnalysis) -> list[Table]:
         rules = [r for r in hrules(p, 20.0)
                  if x_overlap(r, region) > 0.8 * (region[2] - region[0]) and region[1] - 1 <= r[1] <= region[3] + 1]
         rule_ys = [(r[1] + r[3]) / 2 for r in _table_rules(rules)]
-        html = build_html(p, (region[0] - 1, region[1] - 1, region[2] + 1, region[3] + 1), rule_ys)
+        box = (region[0] - 1, region[1] - 1, region[2] + 1, region[3] + 1)
+        html = build_html(p, box, rule_ys)
+        if html == RASTER_TABLE and analysis.ocr is not None and analysis.ocr.enabled and _ocr_ready():
+            html = _read_raster(p, box, rule_ys, analysis.ocr) or html
         ordinal = per_page.get(cap.page, 0)
         per_page[cap.page] = ordinal + 1
         tables.append(Table(cap.page, ordinal, cap.text, html, to_bbox(region)))
