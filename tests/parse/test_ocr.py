@@ -280,11 +280,12 @@ def test_a_table_printed_as_a_picture_gets_its_cells_from_ocr(tmp_path):
     llncs the OCR'd table beats the text layer's (its 1.4 pt column gap merges columns there)."""
     from tests.zoo.tables import _rows_for, teds
 
-    for style in ("els_preprint", "llncs"):
-        paper = parse_pdf(_raster_tables(style, 200, tmp_path))
-        scores = {t.caption[:30]: teds(t.html, _rows_for(t.caption.split(" ", 2)[2]) or [[]]) for t in paper.tables
-                  if 'data-raster="true"' in t.html}
-        assert len(scores) >= 2, (style, [t.html[:80] for t in paper.tables])
-        assert min(scores.values()) >= 0.95, (style, scores)
-    off = parse_pdf(_raster_tables("els_preprint", 200, tmp_path), ParseOptions(ocr={"enabled": False}))
-    assert any(t.html == '<table data-raster="true"></table>' for t in off.tables)  # OCR off: flagged, empty
+    from pipeline.parse.pymupdf import PyMuPDFBackend
+
+    raster = _raster_tables("llncs", 200, tmp_path)
+    paper = PyMuPDFBackend().parse(raster, ParseOptions(), views=["tables"])
+    scores = {t.caption[:30]: teds(t.html, _rows_for(t.caption.split(" ", 2)[2]) or [[]]) for t in paper.tables}
+    assert all('data-raster="true"' in t.html for t in paper.tables) and len(scores) == 3, scores
+    assert min(scores.values()) >= 0.95, scores
+    off = PyMuPDFBackend().parse(raster, ParseOptions(ocr={"enabled": False}), views=["tables"])
+    assert [t.html for t in off.tables] == ['<table data-raster="true"></table>'] * 3  # OCR off: flagged, empty
