@@ -62,6 +62,7 @@ MIN_WORDS = 20  # fewer lower-case words than this say nothing about a dictionar
 MAX_UNKNOWN = 0.70  # share of lower-case words the word list does not know that makes a layer not text
 MAX_VOWELS = 0.30  # ... when so few of those unknown words' letters are vowels (a language has more: see above)
 
+MIN_LIGHT_SHARE = 0.5  # a region less light than this is a picture, not a table printed as one (light_share)
 MIN_TABLE_CONFIDENCE = 60  # median Tesseract word confidence below which a raster table's reading is dropped
 TESSERACT_HINT = "install Tesseract OCR: `apt-get install -y tesseract-ocr` (Debian/Ubuntu; English data included)"
 # Tesseract's x_size (a line's height in pixels, ascenders to descenders) is about 0.9 of the font size in points:
@@ -342,6 +343,18 @@ class TesseractEngine:
         return parse_hocr(proc.stdout.decode("utf-8", errors="replace"), 72.0 / dpi)
 
 
+def light_share(page, region: tuple[float, float, float, float]) -> float:
+    """Share of a region's pixels that are paper-light (grey > 200 at 50 dpi: a few milliseconds). A table printed
+    as a picture is dark print on light paper, 0.72-0.90 on every raster table of corpus2/corpus3 and of the zoo's
+    rasterized tables; a "table" of photographs or maps is mostly colour (0.05 for neurips2021_imle's grid of maps)."""
+    import numpy as np
+    import pymupdf
+
+    pix = page.get_pixmap(dpi=50, clip=pymupdf.Rect(region), colorspace=pymupdf.csGRAY, annots=False)
+    pixels = np.frombuffer(pix.samples, dtype=np.uint8)
+    return float((pixels > 200).mean()) if pixels.size else 0.0
+
+
 def region_words(page, region: tuple[float, float, float, float], dpi: int = 300, language: str = "eng",
                  engine: TesseractEngine | None = None) -> list[tuple]:
     """The words OCR reads in one region of a page (a table printed as a picture), as PyMuPDF's get_text("words")
@@ -357,6 +370,8 @@ def region_words(page, region: tuple[float, float, float, float], dpi: int = 300
 
     engine = engine or TesseractEngine(language)
     engine.check()
+    if light_share(page, region) < MIN_LIGHT_SHARE:  # photographs, maps, a grid of pictures: no printed table
+        return []
     pix = page.get_pixmap(dpi=dpi, clip=pymupdf.Rect(region), colorspace=pymupdf.csGRAY, annots=False)
     env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
     proc = subprocess.run([engine.binary, "stdin", "stdout", "--dpi", str(dpi), "-l", engine.language, "--psm", "6",
