@@ -104,8 +104,8 @@ class ParserPool:
                 report(*queue.get(timeout=0.2))
             except queues.Empty:
                 continue
-            except (EOFError, OSError, ValueError):  # the queue was closed under us
-                return
+            except Exception:  # the queue closed under us, or a message the parent cannot read: progress stops,
+                return  # never the parse (each message is a few bytes, one atomic pipe write, so this is unlikely)
 
     def _discard(self, pool: ProcessPoolExecutor) -> None:
         with self._guard:

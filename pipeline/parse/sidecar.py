@@ -100,10 +100,10 @@ def document_year(path: Path) -> int | None:
 
 def document_doi(path: Path) -> str:
     """The DOI the PDF's metadata gives (XMP prism:doi / dc:identifier, or a `doi:` in Subject or Keywords), or ""."""
-    try:
-        import pymupdf
+    from pipeline.parse.preflight import document
 
-        with pymupdf.open(path) as doc:
+    try:
+        with document(path) as doc:  # the parse's open document when there is one
             xmp = doc.get_xml_metadata() or ""
             info = doc.metadata or {}
     except Exception:  # a broken or missing file has no DOI; the parse reports the file itself

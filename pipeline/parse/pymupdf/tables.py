@@ -51,7 +51,7 @@ def _read_raster(p, box: Rect, rule_ys: list[float], ocr) -> str | None:
 
     try:
         words = region_words(p.page, box, dpi=ocr.dpi, language=ocr.language)
-    except (OCRFailed, OSError, TimeoutError) as exc:  # noqa: F841  (the flagged empty table says enough)
+    except (OCRFailed, OSError, TimeoutError):  # Tesseract failed on it: the flagged empty table says enough
         return None
     if not words:
         return None
