@@ -212,7 +212,8 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
         elif r.status == "ok" and r.paper_id in states and not states[r.paper_id].finished:
             state, error = "partial", states[r.paper_id].describe()
         rows.append({"path": r.path, "paper_id": r.paper_id, "title": titles.get(r.paper_id), "status": state,
-                     "error": error, "raster_tables": raster.get(r.paper_id, 0), "ocr_pages": r.ocr_pages})
+                     "error": error, "raster_tables": raster.get(r.paper_id, (0, 0))[0],
+                     "raster_tables_ocr": raster.get(r.paper_id, (0, 0))[1], "ocr_pages": r.ocr_pages})
     if as_json:
         print_jsonl(rows)
         return
@@ -221,8 +222,12 @@ def status(data_dir: DataDir = None, as_json: JsonFlag = False) -> None:
         name = escape(shown(Path(row["path"]).name))
         if row["error"]:
             console.print(f"[{_STYLE.get(row['status'], 'white')}]{name}[/]: {escape(row['error'])}", highlight=False)
-        if row["raster_tables"]:
-            console.print(f"{name}: {row['raster_tables']} table(s) printed as images: no cells extracted", highlight=False)
+        empty = row["raster_tables"] - row["raster_tables_ocr"]
+        if empty:
+            console.print(f"{name}: {empty} table(s) printed as images: no cells extracted", highlight=False)
+        if row["raster_tables_ocr"]:
+            console.print(f"{name}: {row['raster_tables_ocr']} table(s) printed as images: cells read by OCR",
+                          highlight=False)
         if row["ocr_pages"]:
             console.print(f"{name}: {ocr_note(row['ocr_pages'])}", highlight=False)
 
@@ -250,13 +255,15 @@ def _status_table(rows: list[dict], title: str, width: int | None = None) -> Tab
     return table
 
 
-def _raster_tables(store) -> dict[str, int]:
-    """paper_id -> how many of its tables are stored with the raster flag (schemas/content_marks.py)."""
+def _raster_tables(store) -> dict[str, tuple[int, int]]:
+    """paper_id -> (how many of its tables are stored with the raster flag, how many of those hold cells OCR read)
+    (schemas/content_marks.py)."""
     from schemas.content_marks import RASTER_ATTR
 
-    rows = store.query("SELECT CAST(ref_paper_id AS VARCHAR) AS pid, count(*) AS n FROM tables "
+    rows = store.query("SELECT CAST(ref_paper_id AS VARCHAR) AS pid, count(*) AS n, "
+                       "count(*) FILTER (WHERE contains(table_content, '<tr')) AS ocr FROM tables "
                        "WHERE contains(table_content, ?) GROUP BY 1", [RASTER_ATTR])
-    return {r["pid"]: r["n"] for r in rows}
+    return {r["pid"]: (r["n"], r["ocr"]) for r in rows}
 
 
 @app.command()

@@ -20,7 +20,7 @@ import re
 from html.parser import HTMLParser
 
 from report.load import VIEWS, PaperRows
-from schemas.content_marks import EQUATION_PLACEHOLDER, is_raster_table, ocr_note
+from schemas.content_marks import EQUATION_PLACEHOLDER, is_raster_table, ocr_note, raster_cells_read
 
 _NUMBER = re.compile(r"^(?:[A-Z]|\d+)((?:\.\d+)*)\.?\s")
 
@@ -122,7 +122,10 @@ def _key(text: str) -> str:
 
 def _table_block(row: dict) -> str:
     caption = f"**{escape(row['table_caption'])}**" if row["table_caption"] else ""
-    if is_raster_table(row["table_content"]):
+    if raster_cells_read(row["table_content"]):
+        body = (table_markdown(row["table_content"])
+                + "\n\n*(this table is printed as an image: its cells were read by OCR and may hold recognition errors)*")
+    elif is_raster_table(row["table_content"]):
         body = "*(this table is printed as an image: its cells are not extracted)*"
     else:
         body = table_markdown(row["table_content"])

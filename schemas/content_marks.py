@@ -26,6 +26,11 @@ def is_raster_table(html: str | None) -> bool:
     return bool(html) and bool(_RASTER.match(html.lstrip()))
 
 
+def raster_cells_read(html: str | None) -> bool:
+    """Whether a table printed as an image holds cells OCR read from it (else it is flagged and empty)."""
+    return is_raster_table(html) and "<tr" in (html or "")
+
+
 # Equation placeholders. Display equations are cut out of the prose of chunks and section content (their LaTeX is
 # in the `equations` view); where one stood, the prose holds a paragraph of its own reading `[Equation (3)]` (with
 # the printed number) or `[Equation]` (unnumbered), so a reader knows an equation was there and the Markdown export

@@ -50,7 +50,7 @@ def test_ingest_then_status_json(tmp_path):
     status = runner.invoke(app, ["status", "--json"], env={"PAPERBASE_DATA_DIR": str(data)})
     assert status.exit_code == 0
     objs = _jsonl(status.stdout)
-    assert [set(o) for o in objs] == [{"path", "paper_id", "title", "status", "error", "raster_tables", "ocr_pages"}] * 2
+    assert [set(o) for o in objs] == [{"path", "paper_id", "title", "status", "error", "raster_tables", "raster_tables_ocr", "ocr_pages"}] * 2
     assert sorted(o["status"] for o in objs) == ["failed", "ok"]
     assert [o["raster_tables"] for o in objs] == [0, 0]
     assert [o["ocr_pages"] for o in objs] == [{}, {}]  # born-digital: no page read by OCR

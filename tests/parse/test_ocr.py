@@ -289,3 +289,10 @@ def test_a_table_printed_as_a_picture_gets_its_cells_from_ocr(tmp_path):
     assert min(scores.values()) >= 0.95, scores
     off = PyMuPDFBackend().parse(raster, ParseOptions(ocr={"enabled": False}), views=["tables"])
     assert [t.html for t in off.tables] == ['<table data-raster="true"></table>'] * 3  # OCR off: flagged, empty
+    # `export` shows the cells OCR read, and says where they come from; a flagged empty table says it has none
+    from report.export import _table_block
+
+    read = _table_block({"table_caption": paper.tables[0].caption, "table_content": paper.tables[0].html})
+    assert "| ClinNotes |" in read and "cells were read by OCR" in read
+    empty = _table_block({"table_caption": "Table 1", "table_content": off.tables[0].html})
+    assert "cells are not extracted" in empty and "|" not in empty
