@@ -332,15 +332,19 @@ class TesseractEngine:
         if not self.binary:
             raise OCRUnavailable(f"this PDF has pages that need OCR and Tesseract is not installed; {TESSERACT_HINT}")
 
-    def read_png(self, png: bytes, dpi: int) -> list[OCRBlock]:
-        """OCR one page image (PNG bytes rendered at `dpi`)."""
+    def hocr(self, png: bytes, dpi: int, psm: int = 3) -> str:
+        """Tesseract's hOCR for one image (PNG bytes rendered at `dpi`); `psm` 3 lays out a page, 6 reads one block."""
         self.check()
         env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-        proc = subprocess.run([self.binary, "stdin", "stdout", "--dpi", str(dpi), "-l", self.language, "--psm", "3",
+        proc = subprocess.run([self.binary, "stdin", "stdout", "--dpi", str(dpi), "-l", self.language, "--psm", str(psm),
                                "hocr"], input=png, capture_output=True, env=env, timeout=300)
         if proc.returncode != 0:
             raise OCRFailed(f"tesseract exited {proc.returncode}: {proc.stderr.decode(errors='replace')[-300:]}")
-        return parse_hocr(proc.stdout.decode("utf-8", errors="replace"), 72.0 / dpi)
+        return proc.stdout.decode("utf-8", errors="replace")
+
+    def read_png(self, png: bytes, dpi: int) -> list[OCRBlock]:
+        """OCR one page image (PNG bytes rendered at `dpi`)."""
+        return parse_hocr(self.hocr(png, dpi), 72.0 / dpi)
 
 
 def light_share(page, region: tuple[float, float, float, float]) -> float:
@@ -373,13 +377,8 @@ def region_words(page, region: tuple[float, float, float, float], dpi: int = 300
     if light_share(page, region) < MIN_LIGHT_SHARE:  # photographs, maps, a grid of pictures: no printed table
         return []
     pix = page.get_pixmap(dpi=dpi, clip=pymupdf.Rect(region), colorspace=pymupdf.csGRAY, annots=False)
-    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-    proc = subprocess.run([engine.binary, "stdin", "stdout", "--dpi", str(dpi), "-l", engine.language, "--psm", "6",
-                           "hocr"], input=pix.tobytes("png"), capture_output=True, env=env, timeout=300)
-    if proc.returncode != 0:
-        raise OCRFailed(f"tesseract exited {proc.returncode}: {proc.stderr.decode(errors='replace')[-300:]}")
     parser = _HOCR(72.0 / dpi)
-    parser.feed(proc.stdout.decode("utf-8", errors="replace"))
+    parser.feed(engine.hocr(pix.tobytes("png"), dpi, psm=6))
     if not parser.words or median(parser.confidences) < MIN_TABLE_CONFIDENCE:
         return []
     x, y = region[0], region[1]

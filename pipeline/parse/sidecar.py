@@ -77,17 +77,22 @@ def overrides(options: ParseOptions) -> dict:
     return out
 
 
+def _document_info(path: Path) -> tuple[str, dict]:
+    """(XMP packet, document info dict) of the PDF, from the parse's open document when there is one; ("", {}) for
+    a file that cannot be read (the parse reports the file itself)."""
+    from pipeline.parse.preflight import document
+
+    try:
+        with document(path) as doc:
+            return doc.get_xml_metadata() or "", doc.metadata or {}
+    except Exception:
+        return "", {}
+
+
 def document_year(path: Path) -> int | None:
     """The year the PDF's metadata gives: XMP publication dates (prism:coverDate, prism:publicationDate, dc:date),
     a year in the Subject ("Pattern Recognition, 155 (2024) 110732"), else the creation date. None if unreadable."""
-    try:
-        import pymupdf
-
-        with pymupdf.open(path) as doc:
-            xmp = doc.get_xml_metadata() or ""
-            info = doc.metadata or {}
-    except Exception:  # a broken or missing file has no year; the parse reports the file itself
-        return None
+    xmp, info = _document_info(path)
     m = re.search(r"<(?:prism:coverDate|prism:publicationDate|dc:date)>\s*(?:<rdf:Seq>\s*<rdf:li>)?\s*((?:19|20)\d{2})", xmp)
     if m:
         return int(m[1])
@@ -100,14 +105,7 @@ def document_year(path: Path) -> int | None:
 
 def document_doi(path: Path) -> str:
     """The DOI the PDF's metadata gives (XMP prism:doi / dc:identifier, or a `doi:` in Subject or Keywords), or ""."""
-    from pipeline.parse.preflight import document
-
-    try:
-        with document(path) as doc:  # the parse's open document when there is one
-            xmp = doc.get_xml_metadata() or ""
-            info = doc.metadata or {}
-    except Exception:  # a broken or missing file has no DOI; the parse reports the file itself
-        return ""
+    xmp, info = _document_info(path)
     m = re.search(r"<(?:prism:doi|dc:identifier|pdfx:doi)>\s*(?:<rdf:\w+>\s*<rdf:li>)?\s*(?:doi:|https?://doi\.org/)?(10\.[^<\s]+)", xmp)
     if m:
         return m[1]
