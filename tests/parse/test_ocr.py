@@ -17,7 +17,7 @@ from pipeline.parse import ParseOptions, parse_pdf
 from pipeline.parse.errors import NoTextLayer
 from pipeline.parse.ocr import OCRUnavailable, layer_stats, page_verdict, parse_hocr
 from pipeline.parse.pymupdf.page import text_dict
-from tests.conftest import CORPUS, CORPUS2, corpus_pdf, needs_corpus, needs_corpus2
+from tests.conftest import CORPUS, CORPUS2, CORPUS3, corpus_pdf, needs_corpus, needs_corpus2, needs_corpus3
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None,
                                      reason="Tesseract is not installed (apt-get install -y tesseract-ocr; .ci/run does)")
@@ -296,3 +296,74 @@ def test_a_table_printed_as_a_picture_gets_its_cells_from_ocr(tmp_path):
     assert "| ClinNotes |" in read and "cells were read by OCR" in read
     empty = _table_block({"table_caption": "Table 1", "table_content": off.tables[0].html})
     assert "cells are not extracted" in empty and "|" not in empty
+
+
+@needs_corpus2
+@needs_tesseract
+def test_ocr_headings_and_references_of_a_rasterized_acm_paper_match_its_text_layer(tmp_path):
+    """The last two pages of an ACM paper as 200-dpi pictures: Tesseract reads the bold capitals "ACKNOWLEDGMENTS"
+    and "REFERENCES" 4 points smaller than they are and one subsection heading larger than its siblings, and garbles
+    a label or two of the numbered list; headings still come from weight and numbering, and every entry but at most
+    one (a garbled label joins its neighbour) is found."""
+    src = pymupdf.open(CORPUS2 / "acm_kdd2018_bing_visual_search.pdf")
+    born_pdf, scan_pdf = tmp_path / "born.pdf", tmp_path / "scan.pdf"
+    two = pymupdf.open()
+    two.insert_pdf(src, from_page=src.page_count - 2, to_page=src.page_count - 1)
+    two.save(born_pdf)
+    rasterize(src, range(src.page_count - 2, src.page_count), 200).save(scan_pdf)
+    born, scan = parse_pdf(born_pdf), parse_pdf(scan_pdf)
+    assert {p.ocr for p in scan.pages} == {"no_text"}
+    assert len(born.references) == 25
+    assert len(born.references) - 1 <= len(scan.references) <= len(born.references)
+    assert [s.title for s in scan.sections if s.title.isupper()] == \
+        [s.title for s in born.sections if s.title.isupper()] == ["6 CONCLUSIONS", "ACKNOWLEDGMENTS", "REFERENCES"]
+
+
+@needs_corpus3
+@needs_tesseract
+def test_a_scanned_journal_keeps_its_centred_headings_and_the_entries_under_a_ditto_rule(tmp_path):
+    """The last two pages of a 1997 journal scan (image only): a centred REFERENCES in small capitals, and an author-year list whose
+    entries repeat their author as a rule ("———, “Title,” ...") that OCR does not read. 42 entries as printed
+    (counted on the page images: 35 under a name, 7 under a ditto rule)."""
+    src = pymupdf.open(CORPUS3 / "scanned_restat1997_kazarosian.pdf")
+    part = pymupdf.open()
+    part.new_page()  # where the paper's title page would be: nothing on page 1 is taken for its title block
+    part.insert_pdf(src, from_page=src.page_count - 2, to_page=src.page_count - 1)
+    part.save(tmp_path / "scan.pdf")
+    scan = parse_pdf(tmp_path / "scan.pdf", ParseOptions(ocr={"dpi": 200}))
+    assert [p.ocr for p in scan.pages] == [None, "no_text", "no_text"]
+    assert [s.title for s in scan.sections][-1] == "REFERENCES"  # centred, small capitals, not bold
+    assert len(scan.references) == 42
+    kimball = [r.text for r in scan.references if "Marginal Propensity" in r.text or "Holding Assets" in r.text]
+    assert len(kimball) == 2 and all(t.startswith("“") for t in kimball), kimball
+
+
+PROSE = ("The results of this study suggest that households save more when their income is uncertain, and the "
+         "effect is larger for those with fewer assets. We describe the data and the model in turn, then discuss "
+         "what the estimates imply for policy and for the theory of consumption over the life cycle. ")
+
+
+@needs_tesseract
+def test_centred_headings_of_a_scan_are_found_without_bold_or_size(tmp_path):
+    """A journal page typeset here (exact truth) and scanned at 200 dpi: numbered headings in capitals, centred, in
+    the body's own size and weight (what an old journal sets in small capitals), between justified paragraphs.
+    Tesseract gives such a line no bold and a size below the body's, so only its placement and its number mark it;
+    a centred formula with a number in front ("34 x4 (Cc)") must not pass for a heading."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=440, height=660)
+    y = 50.0
+    for heading in ("1. INTRODUCTION", "34 x4 (Cc) |", "2. THE MODEL AND THE DATA", "3. RESULTS", "REFERENCES"):
+        page.insert_textbox(pymupdf.Rect(40, y, 400, y + 16), heading, fontname="tiro", fontsize=9, align=1)
+        y += 22
+        if heading != "REFERENCES":
+            assert page.insert_textbox(pymupdf.Rect(40, y, 400, y + 72), PROSE, fontname="tiro", fontsize=10,
+                                       align=3) >= 0  # the paragraph fits (else nothing is drawn)
+            y += 80
+    page.insert_textbox(pymupdf.Rect(40, y, 400, y + 30), "Carroll, C. D., “Buffer Stock Saving,” Working Paper "
+                        "114 (1991).", fontname="tiro", fontsize=9, align=0)
+    scan_pdf = tmp_path / "scan.pdf"
+    rasterize(doc, range(1), 200).save(scan_pdf)
+    scan = parse_pdf(scan_pdf, ParseOptions(ocr={"dpi": 200}))
+    assert [p.ocr for p in scan.pages] == ["no_text"]
+    assert [s.title for s in scan.sections] == ["1. INTRODUCTION", "2. THE MODEL AND THE DATA", "3. RESULTS",
+                                                "REFERENCES"], [s.title for s in scan.sections]

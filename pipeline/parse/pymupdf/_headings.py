@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from statistics import median
 
 from pipeline.parse.pymupdf._heading_styles import MATH_FONT, Style, style_of, styled_headings, title_block_end
 from pipeline.parse.pymupdf._sections_rows import Row, build_rows
@@ -31,6 +32,7 @@ DOTTED = re.compile(r"\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+[^\W\d_]")  # a subsection 
 DOT_NUMBERED = re.compile(r"(?:[IVX]{1,5}\.|[A-Z]\.|\d{1,2}(?:\.\d{1,2}){0,3}\.?)\s+[^\W\d_]")
 # fonts whose lower-case letters are small capitals: cmcsc10, LMRomanCaps10, *SmallCaps*, *-SC, smcp features
 SMALL_CAPS_FONT = re.compile(r"caps|csc\d|smallcap|-sc\b|\bsc\d*$|smcp", re.I)
+ROMAN_BEFORE = {"V": "IV", "X": "IX"}  # single-letter roman numerals, by the numeral before them
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
 
 
@@ -47,7 +49,50 @@ def _key(num: str) -> tuple:
     return (head, *(int(x) for x in parts[1:]))
 
 
-def _looks_like_heading(row: Row, body: float) -> bool:
+# OCR'd lines (font "OCR", pipeline/parse/ocr.py) carry noisy typography. Tesseract's line height underrates a line
+# set in capitals (no descenders: KDD's bold "REFERENCES" reads 6.5 pt for 10.9, its "5 EXPERIMENTS" 9.0 beside 10.5
+# for the other level-1 headings; Econometrica's centred small-capital headings 7.5-9.5 pt), and the stroke-width
+# bold test misses a heading now and then (ReStat's "V. Results" beside four bold ones). So on an OCR'd line the
+# heading cue is weight OR placement: bold down to OCR_BOLD_SLACK points under the body size, or centred in its
+# column (_ocr_centred); and the headings of one level are not compared by style (_level_style), only by their
+# numbers, which must still count up.
+OCR_BOLD_SLACK = 3.0
+OCR_NUMBER_STEP = 2  # an OCR'd heading number is at most this much past the one before it (one may be unread)
+OCR_CENTRE = 0.06  # a centred line's middle is within this share of the column's width of the column's middle
+
+
+def _ocr_bold(row: Row) -> bool:
+    return row.bold and row.font == "OCR"
+
+
+def _ocr_centred(rows: list[Row]) -> set[int]:
+    """Indices of OCR'd rows set centred in their column: indented from both of its edges by the same amount."""
+    columns: dict[tuple[int, int], list[Row]] = {}
+    for r in rows:
+        if r.font == "OCR" and r.text:
+            columns.setdefault((r.page, r.column), []).append(r)
+    out: set[int] = set()
+    for rs in columns.values():
+        full = sorted(rs, key=lambda r: r.x1 - r.x0)[len(rs) // 2 :]  # the longer half: the column's full lines
+        if len(full) < 4:
+            continue
+        left = median(r.x0 for r in full)
+        right = median(r.x1 for r in full)
+        width = right - left
+        for r in rs:
+            if width > 0 and r.x0 > left + 8 and r.x1 < right - 8 \
+                    and abs((r.x0 + r.x1) / 2 - (left + right) / 2) <= OCR_CENTRE * width:
+                out.add(r.index)
+    return out
+
+
+def _wordlike(title: str) -> bool:
+    """An OCR'd heading title reads as words: letters make most of it and one word has three letters or more."""
+    chars = title.replace(" ", "")
+    return sum(c.isalpha() for c in chars) >= 0.75 * len(chars) and bool(re.search(r"[^\W\d_]{3}", title))
+
+
+def _looks_like_heading(row: Row, body: float, centred: set[int] = frozenset()) -> bool:
     text = row.text
     if not (3 <= len(text) <= 110) or text.endswith((",", ";")) or text.count(",") > 2 or len(text.split()) > 16:
         return False
@@ -60,7 +105,9 @@ def _looks_like_heading(row: Row, body: float) -> bool:
     if row.bold and re.fullmatch(r"abstract[.:]?", text, re.I):
         return True  # article class sets it bold in \small
     if row.bold and row.size >= body - 1.1 and DOT_NUMBERED.match(text):
-        return True  # revtex's bold \small "II. RELATED WORK", a scaled sans "2.1 Data" (_filter: dominant style)
+        return True
+    if row.font == "OCR" and ((row.bold and row.size >= body - OCR_BOLD_SLACK) or row.index in centred):
+        return not CAPTION.match(text)  # revtex's bold \small "II. RELATED WORK", a scaled sans "2.1 Data" (_filter: dominant style)
     if not ((row.bold and row.size >= body - 0.6) or row.size >= body + 1.0):
         # small caps (ICLR): capitals at body size, the rest of each word smaller and not bold
         if not row.size >= body - 0.2:
@@ -104,12 +151,13 @@ def _run_in(row: Row) -> tuple[Row, str, int] | None:
 def _candidates(rows: list[Row], body: float) -> list[tuple[Row, str, int]]:
     """(row, number or '', level) for rows whose text and typography look like a heading."""
     out: list[tuple[Row, str, int]] = []
+    centred = _ocr_centred(rows)
     for row in rows:
         run_in = _run_in(row)
         if run_in:
             out.append(run_in)
             continue
-        if not _looks_like_heading(row, body):
+        if not _looks_like_heading(row, body, centred):
             continue
         appendix = APPENDIX.match(row.text)
         if appendix:  # "Appendix A. Proofs" numbers the appendix's subsections A.1, A.2, ...
@@ -117,6 +165,10 @@ def _candidates(rows: list[Row], body: float) -> list[tuple[Row, str, int]]:
             continue
         m = NUMBERED.match(row.text)
         title = m.group("title") if m else ""
+        if m and len(m.group("num")) == 1 and m.group("num").isalpha() and re.match(r"[A-Z]\.\s", title):
+            m = None  # initials ("D. M. Kreps and E. L. Porteus", a running header): a name, not "D. Methods"
+        if m and row.font == "OCR" and not _wordlike(title):
+            m = None  # OCR of a formula or a figure's labels ("34 x4 (Cc) |"): a number its headings must not pass
         if m and "%" not in title and sum(c.isdigit() for c in title) <= 0.2 * len(title):
             num = m.group("num")
             if num in ROMAN and m.group("dot") and (len(num) > 1 or num == "I" or title.isupper()):
@@ -133,7 +185,12 @@ def _candidates(rows: list[Row], body: float) -> list[tuple[Row, str, int]]:
 
 
 def _style(row: Row) -> tuple[float, bool]:
-    return (round(row.size), row.bold)
+    return (-1.0 if _ocr_bold(row) else round(row.size), row.bold)  # OCR_BOLD_SLACK: a bold OCR'd line's size is noise
+
+
+def _level_style(row: Row) -> tuple[float, bool]:
+    """What the headings of one level share: size and weight; nothing to compare on OCR'd lines (OCR_BOLD_SLACK)."""
+    return (-1.0, False) if row.font == "OCR" else _style(row)
 
 
 def _filter(cands: list[tuple[Row, str, int]]) -> list[tuple[Row, str, int]]:
@@ -150,32 +207,41 @@ def _filter(cands: list[tuple[Row, str, int]]) -> list[tuple[Row, str, int]]:
                 continue
             num = num[:-1]  # appendix "I. Proofs" in a paper numbered 1, 2, 3
         elif roman and len(num) == 1 and num.isalpha():
-            level = 2
+            if f"{ROMAN_BEFORE.get(num)}." in nums and NUMBERED.match(row.text).group("dot"):
+                num += "."  # "V. Results" after "IV. Data": the roman five, not the letter of a subsection
+            else:
+                level = 2
         fixed.append((row, num, level))
     cands = fixed
     styles: dict[int, Counter] = {}
     for row, num, level in cands:
         if num:
-            styles.setdefault(level, Counter())[_style(row)] += 1
+            styles.setdefault(level, Counter())[_level_style(row)] += 1
     dominant = {lvl: c.most_common(1)[0][0] for lvl, c in styles.items()}
     heading_sizes = {s for s, _ in dominant.values()}
     # top-level numbers that exist, compared without regard to order so that a column read out of order
     # does not cost its subsections
-    tops = {_key(num)[0] for row, num, level in cands if num and level == 1 and _style(row) == dominant.get(1)}
+    tops = {_key(num)[0] for row, num, level in cands if num and level == 1 and _level_style(row) == dominant.get(1)}
     out: list[tuple[Row, str, int]] = []
     last: dict[int, tuple] = {}
-    for row, num, level in cands:
+    for k, (row, num, level) in enumerate(cands):
         if not num:
             # unnumbered names must look like some numbered heading when the paper has numbered ones
             if heading_sizes and round(row.size) < min(heading_sizes) and not row.bold:
                 continue
             out.append((row, num, level))
             continue
-        if _style(row) != dominant[level]:
+        if _level_style(row) != dominant[level]:
             continue
         key = _key(num)
         prev = last.get(level)
         if prev is not None and key <= prev:
+            continue
+        if row.font == "OCR" and num[0].isdigit() and (
+                key[-1] > OCR_NUMBER_STEP + prev[-1] if prev is not None and prev[:-1] == key[:-1]
+                else any(n and lvl == level and n[0].isdigit() and _key(n) < key for _, n, lvl in cands[k + 1 :])):
+            # a figure's "10 stores" after "5 EXPERIMENTS": an OCR'd number skips at most one heading; the first
+            # one ("34 x4" before "1. MATHEMATICAL ...") must not be followed by a lower one
             continue
         if level > 1 and tops and key[0] not in tops and not roman:
             continue  # "5.1" in a paper without a section 5: a table row or a list, not a heading
@@ -316,6 +382,8 @@ def detect_headings(analysis: DocumentAnalysis) -> tuple[list[Row], dict[int, in
     for index, level in styled_headings(rows, analysis.body_size, numbered).items():
         if index in toc:
             continue
+        if numbered and rows[index].font == "OCR":
+            continue  # typography alone is too noisy on OCR'd lines to add headings to a numbered paper's
         if index not in heads or not numbered:  # an unnumbered paper: the style's rank beats the name's level 1
             heads[index] = level
     outline = _from_outline(analysis, rows, heads, toc) if analysis.doc.get_toc() else {}

@@ -25,7 +25,7 @@ from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis
 
 HEADING = re.compile(r"((\d+|[IVX]+)\.?\s*)?(references?|bibliography|literature cited|works cited)", re.I)
-LABEL = re.compile(r"(\[\d{1,3}\]|\d{1,3}\.|\(\d{1,3}\)|\d{1,3}(?=\s+[A-Z\u00C0-\u024F]))\s")  # [1] 1. (1) or a bare 1
+LABEL = re.compile(r"(\[?\d{1,3}\]|\d{1,3}\.|\(\d{1,3}\)|\d{1,3}(?=\s+[A-Z\u00C0-\u024F]))\s")  # [1] 1. (1) or a bare 1 (OCR may lose the "[")
 HEAD_LABEL = re.compile(r"(\[1\]|1\.|1(?=\s+[A-Z\u00C0-\u024F]))\s")  # how an unheaded list begins: [1] 1. or a bare 1
 YEAR = re.compile(r"\b(1[89]|20)\d\d\b")
 ALPHA_LABEL = re.compile(r"\[[A-Za-z][^\]\s]{1,12}\]\s")
@@ -118,11 +118,13 @@ def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: 
     size = median(r.size for r in bib)
     # an unnumbered title (ICML's "Supplementary Material for ...") ends the list as well
     for k, r in enumerate(bib):
-        if r.size > size + 1.5 and len(r.text) > 3:
+        if r.size > size + 1.5 and len(r.text) > 3 and r.font != "OCR":
             bib = bib[:k]
             break
-    # footnotes set at the bottom of a bibliography column are smaller than the entries
-    bib = [r for r in bib if r.size >= size - 0.5]
+    # footnotes set at the bottom of a bibliography column are smaller than the entries. Neither rule applies to
+    # OCR'd lines: their sizes come from Tesseract's line heights, which move by 1-3 points from line to line of
+    # one list (a line with no descender reads small, one with a tall bracket large)
+    bib = [r for r in bib if r.size >= size - 0.5 or r.font == "OCR"]
     # a page number the rows builder kept: a bare number ending its page
     bib = [r for k, r in enumerate(bib) if not (r.text.isdigit() and (k + 1 == len(bib) or bib[k + 1].page != r.page))]
     # two-column pages: left column, then right (a last left-column row may have been read as a footer)
@@ -154,15 +156,24 @@ def _cut_trailer(rows: list[Row], starts: list[bool]) -> list[bool | None]:
     return starts
 
 
+# OCR may garble a label or two beyond reading ("(a kon bips//" for "[6]"): on an OCR'd line, a number up to this
+# many past the expected one still starts an entry when it sits where the column's labels sit
+OCR_LOST_LABELS = 2
+
+
 def _increasing(rows: list[Row], hits: list[bool]) -> list[bool]:
     """Only labels that continue the count start an entry: a continuation line may begin with '2019.'."""
     expected = None
+    label_x: dict[int, float] = {}
     out = []
     for row, hit in zip(rows, hits):
         n = int(re.match(r"[\[(]?(\d+)", row.text).group(1)) if hit else None
         ok = hit and (expected is None or n == expected)
+        if hit and not ok and expected is not None and row.font == "OCR" and expected < n <= expected + OCR_LOST_LABELS:
+            ok = row.column in label_x and abs(row.x0 - label_x[row.column]) <= 3.5
         if ok:
             expected = n + 1
+            label_x.setdefault(row.column, row.x0)
         out.append(ok)
     return out
 
@@ -187,6 +198,14 @@ def _groups(rows: list[Row]) -> list[list[int]]:
     return list(groups.values())
 
 
+def _lost_ditto(prev: Row, row: Row, indent: float) -> bool:
+    """An entry whose ditto rule ("———, “Title,” ..." for the author above it) OCR did not read: the OCR'd line
+    starts with the title's opening quote, past the continuation indent (where the rule ended), right after a line
+    that ended an entry. A text layer keeps the rule as characters, so such an entry starts at the left edge."""
+    return (row.font == "OCR" and row.text[:1] in "“‘\"'" and row.x0 >= indent + 2.5
+            and bool(ENTRY_END.search(prev.text)))
+
+
 def _indent_starts(rows: list[Row]) -> list[bool | None]:
     """Hanging indent per page and column; where a column shows no indent, an author-list start after a row
     that ended an entry, and only where that finds nothing, a larger line gap, starts an entry."""
@@ -204,8 +223,9 @@ def _indent_starts(rows: list[Row]) -> list[bool | None]:
             left = edge
         indented = [i for i in idx if rows[i].x0 > left + 4]
         if indented and len(indented) < len(idx):
-            for i in idx:
-                starts[i] = rows[i].x0 <= left + 2.5
+            indent = median(rows[i].x0 for i in indented)
+            for k, i in enumerate(idx):
+                starts[i] = rows[i].x0 <= left + 2.5 or (k > 0 and _lost_ditto(rows[idx[k - 1]], rows[i], indent))
             continue
         ended = [i == 0 or bool(ENTRY_END.search(rows[i - 1].text)) for i in idx]
         by_author = [e and bool(AUTHOR_START.match(rows[i].text)) for i, e in zip(idx, ended)]
