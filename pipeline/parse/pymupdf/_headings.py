@@ -238,10 +238,13 @@ def _filter(cands: list[tuple[Row, str, int]]) -> list[tuple[Row, str, int]]:
         if prev is not None and key <= prev:
             continue
         if row.font == "OCR" and num[0].isdigit() and (
-                key[-1] > OCR_NUMBER_STEP + prev[-1] if prev is not None and prev[:-1] == key[:-1]
-                else any(n and lvl == level and n[0].isdigit() and _key(n) < key for _, n, lvl in cands[k + 1 :])):
-            # a figure's "10 stores" after "5 EXPERIMENTS": an OCR'd number skips at most one heading; the first
-            # one ("34 x4" before "1. MATHEMATICAL ...") must not be followed by a lower one
+                (level > 1 and key[:-1] != last.get(level - 1, key[:-1]))
+                or (key[-1] > OCR_NUMBER_STEP + prev[-1] if prev is not None and prev[:-1] == key[:-1]
+                    else any(n and lvl == level and n[0].isdigit() and _key(n)[:-1] == key[:-1] and _key(n) < key
+                             for _, n, lvl in cands[k + 1 :]))):
+            # on OCR'd lines: a subsection number under its own section only ("3.1. We start by ..." opening a
+            # paragraph of section 7); a figure's "10 stores" after "5 EXPERIMENTS": a number skips at most one
+            # heading; the first one ("34 x4" before "1. MATHEMATICAL ...") must not be followed by a lower one
             continue
         if level > 1 and tops and key[0] not in tops and not roman:
             continue  # "5.1" in a paper without a section 5: a table row or a list, not a heading
