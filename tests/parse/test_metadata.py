@@ -305,3 +305,18 @@ def test_sidecar_with_wrong_types(attention_copy: Path, content: str) -> None:
 def test_unknown_override_field(attention_copy: Path) -> None:
     with pytest.raises(ValueError, match="unknown Metadata field 'venue'"):
         _meta(attention_copy, ParseOptions(metadata_overrides={"venue": "ACL"}))
+
+
+@pytest.mark.parametrize("printed, title", [
+    ("PRECAUTIONARY SAVINGS—A PANEL STUDY", "Precautionary Savings—A Panel Study"),  # ReStat 1997 (corpus3 scan)
+    ("NON-LINEAR MODELS: A SURVEY OF THE STATE OF THE ART", "Non-Linear Models: A Survey of the State of the Art"),
+    ("LEARNING TO RANK – AN OVERVIEW", "Learning to Rank – An Overview"),
+    ("TEMPORAL RESOLUTION OF UNCERTAINTY AND DYNAMIC CHOICE THEORY",
+     "Temporal Resolution of Uncertainty and Dynamic Choice Theory"),
+])
+def test_a_title_in_capitals_is_headline_cased_with_its_subtitle_capitalised(printed, title) -> None:
+    """A title printed in capitals (journals of the 1990s, JSTOR scans) comes back in headline case: small words
+    lower-case, except the first word of a subtitle after a colon or a dash, and every part of a dashed compound."""
+    from pipeline.parse.pymupdf.metadata import _title_case
+
+    assert _title_case(printed) == title

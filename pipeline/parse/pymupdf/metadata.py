@@ -193,9 +193,11 @@ def _case_fixed(line: Line) -> str:
 def _title_case(title: str) -> str:
     """An all-capitals title in headline case (acronyms cannot be recovered; the paper id ignores case)."""
     words = title.lower().split(" ")
-    out = []
+    out: list[str] = []
     for i, w in enumerate(words):
-        out.append(w if i and w in SMALL_WORDS else "-".join(p[:1].upper() + p[1:] for p in w.split("-")))
+        opens = not i or out[-1].endswith((":", "—", "–"))  # a subtitle's first word is capitalised ("Study: A ...")
+        # each part of a hyphenated or dashed compound: "Non-Linear", "Savings—A Panel Study"
+        out.append(w if not opens and w in SMALL_WORDS else re.sub(r"(^|[-—–])(\w)", lambda m: m[1] + m[2].upper(), w))
     return " ".join(out)
 
 
