@@ -71,3 +71,16 @@ def test_cmex_codes_become_operators_and_delimiters():
     atoms = glyph_atoms(chars)
     assert [(a.text, a.kind) for a in atoms] == [(r"\int", "op"), ("(", "delim"), ("x", "g"), (")", "delim")]
     assert render(atoms, []) == r"\int(x)"
+
+
+def test_displays_whose_variables_are_set_in_the_text_italic_are_found():
+    """Times-like math (mathptmx, newtxmath, IEEE's Times): variables in the body font's italic between Computer
+    Modern operators, so only the operators are in a math font. The IEEE TNNLS survey's numbered displays (5), (11),
+    (13) and (17) were left in the prose before this rule (checked on the printed pages)."""
+    from pipeline.parse import parse_pdf
+    from tests.conftest import corpus3_pdf
+
+    paper = parse_pdf(corpus3_pdf("ieee_tnnls2014_label_noise_survey.pdf"))
+    tags = {(e.page_number, e.latex.rsplit("\\tag{", 1)[1].rstrip("}")) for e in paper.equations if "\\tag{" in e.latex}
+    assert {(4, "5"), (15, "11"), (15, "13"), (16, "17")} <= tags, sorted(tags)
+    assert "p_{e}=P(E=1)" in next(e.latex for e in paper.equations if e.page_number == 4)

@@ -158,12 +158,32 @@ def prose_fonts(fonts_by_chars: dict[str, int]) -> frozenset[str]:
     return frozenset(f for f in fonts_by_chars if TEXT_FONT.match(base_font(f)))
 
 
+ITALIC_FONT = re.compile(r"ital|oblique|-it\b|\bit$", re.I)
+
+
+# short words an italic prose run (a theorem's statement, an emphasised phrase) is made of, never a variable's name
+_ITALIC_WORDS = frozenset("a an and are as at be by for if in is it let of on or so the then to we with".split())
+
+
+def _math_italic(span, line_has_math: bool) -> bool:
+    """A variable set in the text font's italic, as mathptmx, newtxmath and other Times-like math setups do
+    (`C(n) = O(nkd)`: C, n, O, nkd in Times italic between CMR10 brackets): a short italic run, one token of
+    letters and not a short English word, on a line that also holds math-font characters. Only asked where the body
+    is not set in a TeX text font (math_share's `prose` empty): with Computer Modern, variables are CMMI anyway."""
+    token = span.text.strip()
+    return (line_has_math and 0 < len(token) <= 4 and token.isalpha() and token.lower() not in _ITALIC_WORDS
+            and bool(ITALIC_FONT.search(span.font) or getattr(span, "flags", 0) & 2))
+
+
 def math_share(spans: list, prose: frozenset[str] = frozenset()) -> tuple[int, int]:
-    """(math characters, all non-space characters) of a list of spans; letters in a `prose` font do not count."""
+    """(math characters, all non-space characters) of a list of spans; letters in a `prose` font do not count,
+    except a Times-like setup's italic variables (_math_italic)."""
     m = n = 0
+    line_has_math = not prose and any(is_math_font(s.font) for s in spans)
     for s in spans:
-        mf = is_math_font(s.font)
-        in_prose = s.font in prose
+        variable = _math_italic(s, line_has_math)
+        mf = is_math_font(s.font) or variable
+        in_prose = s.font in prose and not variable
         for ch in s.text:
             if ch.isspace():
                 continue
