@@ -367,3 +367,24 @@ def test_centred_headings_of_a_scan_are_found_without_bold_or_size(tmp_path):
     assert [p.ocr for p in scan.pages] == ["no_text"]
     assert [s.title for s in scan.sections] == ["1. INTRODUCTION", "2. THE MODEL AND THE DATA", "3. RESULTS",
                                                 "REFERENCES"], [s.title for s in scan.sections]
+
+
+@needs_corpus3
+@needs_tesseract
+@pytest.mark.parametrize("scan, pages, title, surnames", [
+    # two authors side by side, their daggers read as "*" and "t", sizes 9.0 and 12.5 pt from Tesseract;
+    # "(Extended Abstract)" under the title, its footnote mark read as "!"
+    ("scanned_focs1990_sparse_partitions.pdf", 1, "Sparse Partitions", ["Awerbuch", "Peleg"]),
+    # a JSTOR cover page, then the article: a capitals title, "BY DAVID M. KREPS AND EVAN L. PORTEUS" in small
+    # capitals (OCR: "By Davip M. KREPS", "EVAN L. Porteus?")
+    ("scanned_econometrica1978_kreps_porteus.pdf", 2,
+     "Temporal Resolution of Uncertainty and Dynamic Choice Theory", ["Kreps", "Porteus"]),
+])
+def test_title_and_authors_of_a_scanned_first_page(tmp_path, scan, pages, title, surnames):
+    src = pymupdf.open(CORPUS3 / scan)
+    part = pymupdf.open()
+    part.insert_pdf(src, from_page=0, to_page=pages - 1)
+    part.save(tmp_path / "scan.pdf")
+    meta = parse_pdf(tmp_path / "scan.pdf", ParseOptions(ocr={"dpi": 200})).metadata
+    assert meta.title == title
+    assert [a.split()[-1] for a in meta.authors] == surnames, meta.authors

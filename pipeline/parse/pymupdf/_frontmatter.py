@@ -101,12 +101,14 @@ def _name_ok(name: str) -> bool:
 
 
 def _plain_name(part: str) -> str:
-    name = clean_text(MARKS.sub(" ", _SPACING_ACCENT_DOTLESS.sub(r"\1i", part))).strip(" .,;:")
+    name = clean_text(MARKS.sub(" ", _SPACING_ACCENT_DOTLESS.sub(r"\1i", part))).strip(" .,;:?!")  # "?" "!": OCR'd marks
     name = re.sub(r"(?:\s+[a-z](?:\s*,\s*[a-z])*)+$", "", name)  # Elsevier letter marks "Bronik a"
-    name = re.sub(r"^(?:and|by|AND|BY)\s+", "", name)
+    name = re.sub(r"^(?:and|by)\s+", "", name, flags=re.I)  # "By David M. Kreps" (an old journal's byline)
     name = re.sub(r"\s+(?:iD|ID)$", "", name)  # ORCID icon drawn as text
     if name.isupper() and len(name) > 3:  # names set in capitals (amsart): "DYLAN P. THURSTON"
         name = re.sub(r"(^|[\s\-'’.])(\w)", lambda m: m[1] + m[2].upper(), name.lower())  # "Jean-Pierre"
+    else:  # a surname in capitals beside a given name that is not ("Wei ZHANG", OCR'd small capitals "M. KREPS")
+        name = re.sub(r"\b[A-Z][A-Z'’]{2,}\b", lambda m: m[0][0] + m[0][1:].lower(), name)
     return name
 
 

@@ -247,6 +247,13 @@ def _caps(text: str) -> bool:
     return bool(letters) and sum(c.isupper() for c in letters) >= 0.85 * len(letters)
 
 
+OCR_NAME_SLACK = 4.0
+
+
+def _ocr(line: Line) -> bool:
+    return bool(line.spans) and all(sp.font == "OCR" for sp in line.spans)
+
+
 def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | None, body_size: float) -> list[str]:
     if not title:
         return []
@@ -265,14 +272,17 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
     tsize, tbold = title[0].max_size, title[0].bold
     tcaps = all(_caps(l.text) for l in title)  # AASTeX/revtex: a capitals title over mixed-case names of similar size
     region = [l for l in region if l.size >= 0.8 * body_size and not is_masthead(l.text)
-              and not LABEL.match(l.text.strip())  # "Technical Report", "Working Paper" under the title
+              # "Technical Report", "Working Paper", "(Extended Abstract)" under the title (OCR: "(Extended Abstract!)")
+              and not LABEL.match(l.text.strip(" ()[]!*†‡.,;:"))
               and not (is_address(l.text) and not name_like(l))
               and not (l.max_size >= 0.9 * tsize and l.bold == tbold and _caps(l.text) == tcaps)]  # title print
     region = [l for l in region if name_like(l)]
     if not region:
         return []
     size = max(l.size for l in region)
-    largest = [l for l in region if l.size >= size - 0.5]
+    # OCR'd lines: a name's size comes from Tesseract's line height, which a dagger or a descender-free line moves by
+    # 3 pt or more (FOCS 1990: "Baruch Awerbuch *" 9.0 pt beside "David Peleg †" 12.5), so only the name test decides
+    largest = [l for l in region if l.size >= size - (OCR_NAME_SLACK if _ocr(l) else 0.5)]
     # some IEEE styles set the names in italics, others the departments: italics when they hold more names
     italic = [l for l in region if _italic(l)]
     upright = [l for l in largest if not _italic(l)]
