@@ -62,6 +62,7 @@ MIN_WORDS = 20  # fewer lower-case words than this say nothing about a dictionar
 MAX_UNKNOWN = 0.70  # share of lower-case words the word list does not know that makes a layer not text
 MAX_VOWELS = 0.30  # ... when so few of those unknown words' letters are vowels (a language has more: see above)
 
+OCR_FONT = "OCR"  # the font name of every OCR'd span: the views loosen their typography rules for it
 MIN_LIGHT_SHARE = 0.5  # a region less light than this is a picture, not a table printed as one (light_share)
 MIN_TABLE_CONFIDENCE = 60  # median Tesseract word confidence below which a raster table's reading is dropped
 TESSERACT_HINT = "install Tesseract OCR: `apt-get install -y tesseract-ocr` (Debian/Ubuntu; English data included)"
@@ -517,7 +518,7 @@ def as_text_dict(blocks: list[OCRBlock]) -> dict:
     for b in blocks:
         lines = []
         for ln in b.lines:
-            span = {"text": ln.text, "bbox": ln.bbox, "size": ln.size, "font": "OCR", "flags": 16 if ln.bold else 0,
+            span = {"text": ln.text, "bbox": ln.bbox, "size": ln.size, "font": OCR_FONT, "flags": 16 if ln.bold else 0,
                     "char_flags": INK}
             lines.append({"bbox": ln.bbox, "spans": [span], "dir": (0.0, -1.0) if ln.vertical else (1.0, 0.0)})
         out.append({"type": 0, "bbox": b.bbox, "lines": lines})

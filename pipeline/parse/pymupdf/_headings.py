@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from statistics import median
 
+from pipeline.parse.ocr import OCR_FONT
 from pipeline.parse.pymupdf._heading_styles import MATH_FONT, Style, style_of, styled_headings, title_block_end
 from pipeline.parse.pymupdf._sections_rows import Row, build_rows
 from pipeline.parse.pymupdf.page import DocumentAnalysis
@@ -62,14 +63,14 @@ OCR_CENTRE = 0.06  # a centred line's middle is within this share of the column'
 
 
 def _ocr_bold(row: Row) -> bool:
-    return row.bold and row.font == "OCR"
+    return row.bold and row.font == OCR_FONT
 
 
 def _ocr_centred(rows: list[Row]) -> set[int]:
     """Indices of OCR'd rows set centred in their column: indented from both of its edges by the same amount."""
     columns: dict[tuple[int, int], list[Row]] = {}
     for r in rows:
-        if r.font == "OCR" and r.text:
+        if r.font == OCR_FONT and r.text:
             columns.setdefault((r.page, r.column), []).append(r)
     out: set[int] = set()
     for rs in columns.values():
@@ -105,9 +106,9 @@ def _looks_like_heading(row: Row, body: float, centred: set[int] = frozenset()) 
     if row.bold and re.fullmatch(r"abstract[.:]?", text, re.I):
         return True  # article class sets it bold in \small
     if row.bold and row.size >= body - 1.1 and DOT_NUMBERED.match(text):
-        return True
-    if row.font == "OCR" and ((row.bold and row.size >= body - OCR_BOLD_SLACK) or row.index in centred):
-        return not CAPTION.match(text)  # revtex's bold \small "II. RELATED WORK", a scaled sans "2.1 Data" (_filter: dominant style)
+        return True  # revtex's bold \small "II. RELATED WORK", a scaled sans "2.1 Data" (_filter: dominant style)
+    if row.font == OCR_FONT and ((row.bold and row.size >= body - OCR_BOLD_SLACK) or row.index in centred):
+        return not CAPTION.match(text)  # weight or placement, not size, on OCR'd lines (OCR_BOLD_SLACK)
     if not ((row.bold and row.size >= body - 0.6) or row.size >= body + 1.0):
         # small caps (ICLR): capitals at body size, the rest of each word smaller and not bold
         if not row.size >= body - 0.2:
@@ -167,7 +168,7 @@ def _candidates(rows: list[Row], body: float) -> list[tuple[Row, str, int]]:
         title = m.group("title") if m else ""
         if m and len(m.group("num")) == 1 and m.group("num").isalpha() and re.match(r"[A-Z]\.\s", title):
             m = None  # initials ("D. M. Kreps and E. L. Porteus", a running header): a name, not "D. Methods"
-        if m and row.font == "OCR" and not _wordlike(title):
+        if m and row.font == OCR_FONT and not _wordlike(title):
             m = None  # OCR of a formula or a figure's labels ("34 x4 (Cc) |"): a number its headings must not pass
         if m and "%" not in title and sum(c.isdigit() for c in title) <= 0.2 * len(title):
             num = m.group("num")
@@ -190,7 +191,7 @@ def _style(row: Row) -> tuple[float, bool]:
 
 def _level_style(row: Row) -> tuple[float, bool]:
     """What the headings of one level share: size and weight; nothing to compare on OCR'd lines (OCR_BOLD_SLACK)."""
-    return (-1.0, False) if row.font == "OCR" else _style(row)
+    return (-1.0, False) if row.font == OCR_FONT else _style(row)
 
 
 def _filter(cands: list[tuple[Row, str, int]]) -> list[tuple[Row, str, int]]:
@@ -237,7 +238,7 @@ def _filter(cands: list[tuple[Row, str, int]]) -> list[tuple[Row, str, int]]:
         prev = last.get(level)
         if prev is not None and key <= prev:
             continue
-        if row.font == "OCR" and num[0].isdigit() and (
+        if row.font == OCR_FONT and num[0].isdigit() and (
                 (level > 1 and key[:-1] != last.get(level - 1, key[:-1]))
                 or (key[-1] > OCR_NUMBER_STEP + prev[-1] if prev is not None and prev[:-1] == key[:-1]
                     else any(n and lvl == level and n[0].isdigit() and _key(n)[:-1] == key[:-1] and _key(n) < key
@@ -385,7 +386,7 @@ def detect_headings(analysis: DocumentAnalysis) -> tuple[list[Row], dict[int, in
     for index, level in styled_headings(rows, analysis.body_size, numbered).items():
         if index in toc:
             continue
-        if numbered and rows[index].font == "OCR":
+        if numbered and rows[index].font == OCR_FONT:
             continue  # typography alone is too noisy on OCR'd lines to add headings to a numbered paper's
         if index not in heads or not numbered:  # an unnumbered paper: the style's rank beats the name's level 1
             heads[index] = level

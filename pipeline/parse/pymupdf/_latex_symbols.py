@@ -158,9 +158,6 @@ def prose_fonts(fonts_by_chars: dict[str, int]) -> frozenset[str]:
     return frozenset(f for f in fonts_by_chars if TEXT_FONT.match(base_font(f)))
 
 
-ITALIC_FONT = re.compile(r"ital|oblique|-it\b|\bit$", re.I)
-
-
 # short words an italic prose run (a theorem's statement, an emphasised phrase) is made of, never a variable's name
 _ITALIC_WORDS = frozenset("a an and are as at be by for if in is it let of on or so the then to we with".split())
 
@@ -172,7 +169,7 @@ def _math_italic(span, line_has_math: bool) -> bool:
     is not set in a TeX text font (math_share's `prose` empty): with Computer Modern, variables are CMMI anyway."""
     token = span.text.strip()
     return (line_has_math and 0 < len(token) <= 4 and token.isalpha() and token.lower() not in _ITALIC_WORDS
-            and bool(ITALIC_FONT.search(span.font) or getattr(span, "flags", 0) & 2))
+            and span.italic)
 
 
 def math_share(spans: list, prose: frozenset[str] = frozenset()) -> tuple[int, int]:

@@ -43,6 +43,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from pipeline.parse.ocr import OCR_FONT
 from pipeline.document import Metadata
 from pipeline.parse.cleanup import SMALL_WORDS
 from pipeline.parse.normalize import join_lines
@@ -251,7 +252,7 @@ OCR_NAME_SLACK = 4.0
 
 
 def _ocr(line: Line) -> bool:
-    return bool(line.spans) and all(sp.font == "OCR" for sp in line.spans)
+    return bool(line.spans) and all(sp.font == OCR_FONT for sp in line.spans)
 
 
 def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | None, body_size: float) -> list[str]:

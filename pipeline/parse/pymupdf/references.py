@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from statistics import median
 
+from pipeline.parse.ocr import OCR_FONT
 from pipeline.document import Reference
 from pipeline.parse.pymupdf._sections_rows import MARGIN, Row
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
@@ -118,13 +119,13 @@ def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: 
     size = median(r.size for r in bib)
     # an unnumbered title (ICML's "Supplementary Material for ...") ends the list as well
     for k, r in enumerate(bib):
-        if r.size > size + 1.5 and len(r.text) > 3 and r.font != "OCR":
+        if r.size > size + 1.5 and len(r.text) > 3 and r.font != OCR_FONT:
             bib = bib[:k]
             break
     # footnotes set at the bottom of a bibliography column are smaller than the entries. Neither rule applies to
     # OCR'd lines: their sizes come from Tesseract's line heights, which move by 1-3 points from line to line of
     # one list (a line with no descender reads small, one with a tall bracket large)
-    bib = [r for r in bib if r.size >= size - 0.5 or r.font == "OCR"]
+    bib = [r for r in bib if r.size >= size - 0.5 or r.font == OCR_FONT]
     # a page number the rows builder kept: a bare number ending its page
     bib = [r for k, r in enumerate(bib) if not (r.text.isdigit() and (k + 1 == len(bib) or bib[k + 1].page != r.page))]
     # two-column pages: left column, then right (a last left-column row may have been read as a footer)
@@ -169,7 +170,7 @@ def _increasing(rows: list[Row], hits: list[bool]) -> list[bool]:
     for row, hit in zip(rows, hits):
         n = int(re.match(r"[\[(]?(\d+)", row.text).group(1)) if hit else None
         ok = hit and (expected is None or n == expected)
-        if hit and not ok and expected is not None and row.font == "OCR" and expected < n <= expected + OCR_LOST_LABELS:
+        if hit and not ok and expected is not None and row.font == OCR_FONT and expected < n <= expected + OCR_LOST_LABELS:
             ok = row.column in label_x and abs(row.x0 - label_x[row.column]) <= 3.5
         if ok:
             expected = n + 1
@@ -202,7 +203,7 @@ def _lost_ditto(prev: Row, row: Row, indent: float) -> bool:
     """An entry whose ditto rule ("———, “Title,” ..." for the author above it) OCR did not read: the OCR'd line
     starts with the title's opening quote, past the continuation indent (where the rule ended), right after a line
     that ended an entry. A text layer keeps the rule as characters, so such an entry starts at the left edge."""
-    return (row.font == "OCR" and row.text[:1] in "“‘\"'" and row.x0 >= indent + 2.5
+    return (row.font == OCR_FONT and row.text[:1] in "“‘\"'" and row.x0 >= indent + 2.5
             and bool(ENTRY_END.search(prev.text)))
 
 
