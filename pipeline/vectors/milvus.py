@@ -11,7 +11,10 @@ row versions over the *whole collection* and a collection is loaded whole, segme
 process (bench/scale.py: all of it grew linearly with the library). A search that pins its papers visits their shards
 and buckets only: its loops cover ~1/PAPER_BUCKETS (dense) or ~1/SHARDS (BM25 version resolution) of the library, and a
 fresh process loads only those shards. A library-wide search visits every shard and merges by distance. Partitions
-alone (the layout before shards) bounded the dense loop but not the BM25 one nor loading. Names everywhere outside
+alone (the layout before shards) bounded the dense loop but not the BM25 one nor loading. A shard's partitions are made
+when a paper first lands in them (`insert`), not with the collection: a store's first encode made all 256 of its two
+collections' partitions one RPC and one manifest write each (about 1 s of a 4.7 s create, before any vector), though a
+small library fills a few. A search or delete about papers whose partition was never made has nothing to visit there. Names everywhere outside
 this module are the schema's (the `[Vectorstore Schema]` prompt is unchanged); a collection from an older store (one
 physical collection under its own name, with or without buckets) keeps working; `paperbase rebuild` reshapes it.
 
@@ -425,6 +428,8 @@ def insert(client, name: str, rows: list[dict], chunk: int = 2000) -> None:
         groups.setdefault(lay.place(r["pdf_id"]), []).append(r)
     for (shard, part), group in groups.items():
         _note(client, name, shard, rows=group)
+        if part is not None:
+            _make_partition(client, shard, part)
         for i in range(0, len(group), chunk):
             if part is None:
                 client.insert(shard, group[i:i + chunk])
@@ -456,7 +461,9 @@ def delete_papers(client, name: str, pdf_ids: list[str]) -> None:
             for i in range(0, len(known[shard]), MAX_QUERY):
                 client.delete(shard, ids=known[shard][i:i + MAX_QUERY])
             continue
-        mine = by_shard[shard]
+        mine, parts = by_shard[shard], _made(client, shard, parts)
+        if not parts:  # none of these papers' partitions was ever made: they have no vectors in this shard
+            continue
         while True:
             ids = [r["id"] for r in client.query(shard, filter=in_filter("pdf_id", mine), output_fields=["id"],
                                                  partition_names=parts, limit=MAX_QUERY, consistency_level="Strong")]
@@ -486,6 +493,36 @@ def _ids_from_copy(client, name: str, shard: str, papers: list[str]) -> list | N
     return None if copy is None else copy.ids_of(wanted, note["deleted"]) + note["batch"].ids_of(wanted)
 
 
+def _partitions(client, shard: str, refresh: bool = False) -> set[str]:
+    """The partitions `shard` has, as this client last listed them (`refresh`: listed again)."""
+    known: dict[str, set[str]] = client.__dict__.setdefault("paperbase_parts", {})
+    if refresh or shard not in known:
+        known[shard] = set(client.list_partitions(shard))
+    return known[shard]
+
+
+def _made(client, shard: str, parts: list[str]) -> list[str]:
+    """Those of `parts` that exist in `shard`. Listed again when one is missing: another process (an encode beside a
+    long-lived reader) may have made it since this client last looked; a partition is never removed but with its
+    shard."""
+    if not set(parts) <= _partitions(client, shard):
+        _partitions(client, shard, refresh=True)
+    have = _partitions(client, shard)
+    return [p for p in parts if p in have]
+
+
+def _make_partition(client, shard: str, part: str) -> None:
+    """Make a paper bucket's partition before its first rows go in (once per shard and client)."""
+    if part in _partitions(client, shard) or part in _partitions(client, shard, refresh=True):
+        return
+    try:
+        client.create_partition(shard, part)
+    except Exception:  # noqa: BLE001 - made meanwhile by another writer (pymilvus' error types): fine if it is there
+        if part not in _partitions(client, shard, refresh=True):
+            raise
+    _partitions(client, shard).add(part)
+
+
 def flush(client, name: str, pdf_ids: list[str] | None = None) -> None:
     """Flush the shards holding these papers (every shard when None)."""
     lay = layout(client, name)
@@ -513,6 +550,7 @@ def drop(client, name: str) -> None:
             log.warning("%s: could not be dropped (%s); its files were removed", shard, exc)
         client.__dict__.get("paperbase_loaded", set()).discard(shard)
         client.__dict__.get("paperbase_pending", {}).pop(shard, None)
+        client.__dict__.get("paperbase_parts", {}).pop(shard, None)
     for key in ("paperbase_layouts", "paperbase_text"):
         client.__dict__.get(key, {}).pop(name, None)
 
@@ -539,6 +577,10 @@ def search(client, name: str, vector, *, limit: int, expr: str | None, fields: l
 
     def one(target: tuple[str, list[str] | None]) -> list[dict]:
         shard, parts = target
+        if parts is not None:
+            parts = _made(client, shard, parts)
+            if not parts:  # no paper of the filter has vectors in this shard (their partitions were never made)
+                return []
         res = client.search(shard, data=[vector], anns_field="vector", limit=limit, filter=expr or "",
                             output_fields=fields, search_params=params, partition_names=parts)
         return list(res[0]) if res else []
@@ -751,10 +793,12 @@ def create_collection(client, coll: Collection, dim: int | None, buckets: int = 
                 client.create_collection(shard, schema=schema, properties={"paperbase.created": os.urandom(8).hex()})
             else:
                 client.create_collection(shard, schema=schema)
-        present = set(client.list_partitions(shard))
-        for p in parts:
-            if p not in present:
-                client.create_partition(shard, p)
+        if not shards:  # the layout before shards: its bucket count is read from its partitions (layout())
+            present = set(client.list_partitions(shard))
+            for p in parts:
+                if p not in present:
+                    client.create_partition(shard, p)
+        client.__dict__.get("paperbase_parts", {}).pop(shard, None)
         # Indexes are created without waiting: pymilvus' synchronous wait asks for a server timestamp that Milvus
         # Lite does not implement (an error log and a 3 s retry per index); load_collection waits for them anyway.
         if shard not in have or not client.list_indexes(shard):
@@ -914,6 +958,8 @@ MAX_QUERY = 16384  # Milvus caps offset + limit of one query
 def entities(client, name: str, pdf_id: str, fields: list[str] | None = None) -> list[dict]:
     """The entities of one paper (a paper stays far below MAX_QUERY cells; more raises rather than undercounts)."""
     shard, part = layout(client, name).place(pdf_id)
+    if part is not None and not _made(client, shard, [part]):
+        return []
     _ensure_loaded(client, [shard])
     # Strong: on a Milvus server, a check right after encode must see the rows just inserted
     rows = client.query(shard, filter=f"pdf_id == {quote(pdf_id)}", output_fields=["id", *(fields or META_FIELDS)],

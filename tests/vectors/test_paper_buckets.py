@@ -145,13 +145,57 @@ def test_a_create_stopped_half_way_is_not_a_collection_until_completed(client):
     assert MINILM in milvus.existing(client)
     lay = milvus.layout(client, MINILM)
     assert lay.buckets == 128 and len(lay.shards) == 16
-    assert {p for p in client.list_partitions(f"{MINILM}__s02of16") if p.startswith("papers_")} == \
-        {f"papers_{b:03d}" for b in range(2, 128, 16)}
     assert client.list_indexes(f"{MINILM}__s02of16")
     rng = random.Random(1)
     milvus.insert(client, MINILM, [r for p in PAPERS for r in _rows(p, 3, rng, False)])
     milvus.flush(client, MINILM)
     assert milvus.count(client, MINILM) == 3 * len(PAPERS)
+
+
+COSINE = {"metric_type": "COSINE"}
+
+
+def _made_partitions(client, name: str) -> set[str]:
+    return {p for s in milvus.layout(client, name).shards for p in client.list_partitions(s) if p.startswith("papers_")}
+
+
+def test_partitions_are_made_when_their_first_paper_lands(client, tmp_path):
+    """A new collection has no paper partitions; each insert makes its papers' own. A search, delete or entity read
+    about a paper whose partition was never made finds nothing (no error), also from a second client that listed the
+    shard's partitions before another client made the paper's."""
+    coll = collection(MINILM)
+    milvus.create_collection(client, coll, DIM)
+    assert _made_partitions(client, MINILM) == set()
+    rng = random.Random(2)
+    probe = [0.0] * DIM
+    probe[0] = 1.0
+    assert milvus.search(client, MINILM, probe, limit=3, expr='pdf_id == "paper-0"', fields=["pdf_id"], params=COSINE,
+                         pdf_ids=["paper-0"]) == []
+    assert milvus.entities(client, MINILM, "paper-0") == []
+    milvus.delete_papers(client, MINILM, ["paper-0"])  # nothing to delete, nothing made
+    milvus.insert(client, MINILM, _rows("paper-1", 4, rng, False))
+    milvus.flush(client, MINILM)
+    assert _made_partitions(client, MINILM) == {milvus.bucket_of("paper-1")}
+    # a second client of the same store lists paper-1's shard now, then this client adds paper-0's partition there
+    # or elsewhere: the second client still finds paper-0's rows
+    from pymilvus import MilvusClient
+
+    other = MilvusClient(uri=str(tmp_path / "milvus.db"))
+    try:
+        shard0 = milvus.layout(other, MINILM).place("paper-0")[0]
+        milvus._partitions(other, shard0)  # noqa: SLF001 - its listing, taken before paper-0 lands
+        milvus.insert(client, MINILM, _rows("paper-0", 5, rng, False))
+        milvus.flush(client, MINILM)
+        assert len(milvus.entities(other, MINILM, "paper-0")) == 5
+        hits = milvus.search(other, MINILM, probe, limit=10, expr='pdf_id == "paper-0"', fields=["pdf_id"], params=COSINE,
+                             pdf_ids=["paper-0"])
+        assert len(hits) == 5 and {h["entity"]["pdf_id"] for h in hits} == {"paper-0"}
+    finally:
+        other.close()
+    assert _made_partitions(client, MINILM) == {milvus.bucket_of("paper-0"), milvus.bucket_of("paper-1")}
+    milvus.delete_papers(client, MINILM, ["paper-0"])
+    milvus.flush(client, MINILM)
+    assert milvus.entities(client, MINILM, "paper-0") == [] and len(milvus.entities(client, MINILM, "paper-1")) == 4
 
 
 @pytest.mark.parametrize("expr,pinned", [
