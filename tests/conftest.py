@@ -16,7 +16,7 @@ CORPUS2 = SHARED / "corpus2"
 CORPUS3 = SHARED / "corpus3"
 
 # Modules that take longest (seconds of a serial run, tests/durations in the README's test note), collected first so
-# that under pytest-xdist (./run-tests runs one worker per core, --dist loadscope) the long ones start at once and the
+# that under pytest-xdist (./run-tests runs one worker more than the cores, --dist loadscope) the long ones start at once and the
 # short ones fill the gaps at the end: longest-first keeps the last worker from finishing minutes after the others.
 SLOW_FIRST = [
     "tests/state/test_kill_and_interrupt.py", "tests/state/test_finished_means_finished.py",
@@ -35,10 +35,13 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
 
-# Folders whose modules share a session fixture that is slow to build and cannot be copied: their modules form one
-# unit of work under `--dist loadscope` (one worker runs them, in order), instead of each worker that gets one of
-# them building it again. tests/flows: the Prefect test server (about 30 s to start).
-ONE_WORKER = ("tests/flows/",)
+# Modules that share a session fixture that is slow to build and cannot be copied: each group is one unit of work
+# under `--dist loadscope` (one worker runs its modules, in order), instead of each worker that gets one of them
+# building it again. tests/flows: the Prefect test server (about 30 s to start). The server MiniLM group:
+# `server_minilm` (tests/vectors/conftest.py), the two papers encoded into a database on the real Milvus server
+# (35 s; it was built twice when these modules landed on different workers).
+ONE_WORKER = (("tests/flows/",),
+              ("tests/vectors/test_index.py", "tests/vectors/test_retrieval.py", "tests/vectors/test_milvus_engine.py"))
 
 
 def pytest_xdist_make_scheduler(config, log):
@@ -46,11 +49,12 @@ def pytest_xdist_make_scheduler(config, log):
         return None
     from xdist.scheduler import LoadScopeScheduling
 
-    class FolderScopes(LoadScopeScheduling):
+    class GroupScopes(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return next((f for f in ONE_WORKER if nodeid.startswith(f)), None) or super()._split_scope(nodeid)
+            group = next((g for g in ONE_WORKER if nodeid.startswith(g)), None)
+            return group[0] if group else super()._split_scope(nodeid)
 
-    return FolderScopes(config, log)
+    return GroupScopes(config, log)
 
 
 @pytest.fixture(scope="session", autouse=True)
