@@ -513,7 +513,8 @@ def _made(client, shard: str, parts: list[str]) -> list[str]:
 
 def _make_partition(client, shard: str, part: str) -> None:
     """Make a paper bucket's partition before its first rows go in (once per shard and client)."""
-    if part in _partitions(client, shard) or part in _partitions(client, shard, refresh=True):
+    if part in client.__dict__.get("paperbase_parts", {}).get(shard, ()) or \
+            part in _partitions(client, shard, refresh=True):  # one listing: another writer may have made it
         return
     try:
         client.create_partition(shard, part)
