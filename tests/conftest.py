@@ -16,8 +16,9 @@ CORPUS2 = SHARED / "corpus2"
 CORPUS3 = SHARED / "corpus3"
 
 # Modules that take longest (seconds of a serial run, tests/durations in the README's test note), collected first so
-# that under pytest-xdist (./run-tests runs one worker more than the cores, --dist loadscope) the long ones start at once and the
-# short ones fill the gaps at the end: longest-first keeps the last worker from finishing minutes after the others.
+# that under pytest-xdist (./run-tests runs one worker more than the cores, --dist loadscope) the long ones start at
+# once and the short ones fill the gaps at the end: longest-first keeps the last worker from finishing minutes after
+# the others.
 SLOW_FIRST = [
     "tests/state/test_kill_and_interrupt.py", "tests/state/test_finished_means_finished.py",
     "tests/state/test_vanished_files.py", "tests/state/test_readers_and_writers.py", "tests/vectors/test_onnx.py",

@@ -11,12 +11,12 @@ row versions over the *whole collection* and a collection is loaded whole, segme
 process (bench/scale.py: all of it grew linearly with the library). A search that pins its papers visits their shards
 and buckets only: its loops cover ~1/PAPER_BUCKETS (dense) or ~1/SHARDS (BM25 version resolution) of the library, and a
 fresh process loads only those shards. A library-wide search visits every shard and merges by distance. Partitions
-alone (the layout before shards) bounded the dense loop but not the BM25 one nor loading. A shard's partitions are made
-when a paper first lands in them (`insert`), not with the collection: a store's first encode made all 256 of its two
-collections' partitions one RPC and one manifest write each (about 1 s of a 4.7 s create, before any vector), though a
-small library fills a few. A search or delete about papers whose partition was never made has nothing to visit there. Names everywhere outside
-this module are the schema's (the `[Vectorstore Schema]` prompt is unchanged); a collection from an older store (one
-physical collection under its own name, with or without buckets) keeps working; `paperbase rebuild` reshapes it.
+alone (the layout before shards) bounded the dense loop but not the BM25 one nor loading. A shard's partitions are
+made when a paper first lands in them (`insert`), not with the collection: a store's first encode made all 256 of its
+two collections' partitions, one RPC and one manifest write each, though a small library fills a few. A search or
+delete about papers whose partition was never made has nothing to visit there. Names everywhere outside this module
+are the schema's (the `[Vectorstore Schema]` prompt is unchanged); a collection from an older store (one physical
+collection under its own name, with or without buckets) keeps working; `paperbase rebuild` reshapes it.
 
 Finding a collection never lists the store: Milvus Lite answers a listing by opening every collection in it (reading
 every segment), which would undo the lazy loading. The schema name is an alias of shard 0, created after every shard,
@@ -505,9 +505,9 @@ def _made(client, shard: str, parts: list[str]) -> list[str]:
     """Those of `parts` that exist in `shard`. Listed again when one is missing: another process (an encode beside a
     long-lived reader) may have made it since this client last looked; a partition is never removed but with its
     shard."""
-    if not set(parts) <= _partitions(client, shard):
-        _partitions(client, shard, refresh=True)
     have = _partitions(client, shard)
+    if not set(parts) <= have:
+        have = _partitions(client, shard, refresh=True)
     return [p for p in parts if p in have]
 
 
