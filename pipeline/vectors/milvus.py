@@ -54,6 +54,23 @@ def _quiet_pymilvus() -> None:
     it; the exception reaches the caller anyway (the CLI turns it into one line), so those logs stay quiet."""
     for name in ("pymilvus", "pymilvus.milvus_client", "pymilvus.decorators"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
+    _skip_scipy_probe()
+
+
+def _skip_scipy_probe() -> None:
+    """Tell pymilvus that no scipy sparse matrix will come its way (true: our sparse rows are dicts). Why: before
+    packing the first sparse row of a process pymilvus asks whether the value is a scipy matrix, and to know whether
+    scipy has such classes it executes `scipy.sparse` from its spec, outside sys.modules, then imports it properly
+    (pymilvus/client/utils.py, SciPyHelper). That costs every encode process 0.2-1 s of CPU (scipy's array-API layer
+    walks numpy's lazy submodules) for an answer that is always no here. Only once pymilvus is imported (this runs
+    after every import of it); a pymilvus without the helper is left alone."""
+    import sys
+
+    utils = sys.modules.get("pymilvus.client.utils")
+    helper = getattr(utils, "SciPyHelper", None)
+    if helper is not None and not getattr(helper, "_checked", True):
+        helper._matrix_available = helper._array_available = False  # noqa: SLF001 - pymilvus' own probe flags
+        helper._checked = True  # noqa: SLF001
 
 log = logging.getLogger(__name__)
 
