@@ -38,3 +38,44 @@ def test_no_ligature_left_in_a_parsed_corpus_paper(parsed):
     texts = _texts(paper)
     assert texts and not [t for t in texts if any(c in t for c in LIGATURES)]
     assert any("fi" in t.html for t in paper.tables)
+
+
+def _one_span(font: str, text: str) -> dict:
+    return {"blocks": [{"lines": [{"spans": [{"font": font, "text": text}]}]}]}
+
+
+def test_tex_ligature_codes_of_fonts_without_unicode_maps_are_read_per_font():
+    """A Type 3 TeX font without a ToUnicode map gives its encoding's codes: T1 ligatures at 0x1B-0x1F, OT1's at
+    0x0B-0x0F (and œ ø Æ Œ Ø at 0x1B-0x1F); a font whose coded words read as no English word either way (OML maths
+    has Greek letters there) is left as it was."""
+    from pipeline.parse.pymupdf.page import _tex_codes
+
+    cases = [("E\x1ecient classi\x1ccation of the \x1crst \x1dow, di\x1berent from Bj\x1crn", "T1",
+              "Efficient classification of the first flow, different from Bjfirn"),
+             ("we \x0cnd the e\x0eciency of a \x0dow", "OT1", "we find the efficiency of a flow"),
+             ("\x0bi + \x0c2 = \x0e", "OML", "\x0bi + \x0c2 = \x0e"),
+             ("a \x1c b", "T1 alone", "a \x1c b")]
+    for text, font, want in cases:
+        raw = _one_span(font, text)
+        _tex_codes(raw)
+        assert raw["blocks"][0]["lines"][0]["spans"][0]["text"] == want, font
+
+
+def test_a_type3_t1_paper_keeps_its_ligatures_in_every_view():
+    """The zoo's cas-dc paper is set in T1 fonts that TeX Live here has only as Type 3 bitmaps: its text layer has
+    0x1E for "ffi" and 0x1C for "fi". Parsed, the title, headings and pages read "Efficient", "Classification"."""
+    from pathlib import Path
+
+    import pymupdf
+
+    from pipeline.parse import ParseOptions, parse_pdf
+
+    pdf = Path(__file__).resolve().parents[1] / "zoo" / "papers" / "els_cas" / "paper.pdf"
+    with pymupdf.open(pdf) as doc:
+        assert "\x1e" in doc[0].get_text() and "\x1c" in doc[0].get_text()  # the premise: codes in the raw layer
+    paper = parse_pdf(pdf, ParseOptions())
+    assert paper.metadata.title == "Learning Sparse Routing for Efficient Long Document Classification"
+    assert "2.2. Efficient Attention" in [s.title for s in paper.sections]
+    text = "\n".join(p.text for p in paper.pages)
+    assert not any(c in text for c in "\x0b\x0c\x0d\x0e\x0f\x1b\x1c\x1d\x1e\x1f")
+    assert "efficient" in text.lower() and "classification" in text.lower()

@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE))
 
 from content import ABSTRACT, AUTHORS, EQUATIONS, KEYWORDS, TITLE, appendix, body, references  # noqa: E402
 from render import document  # noqa: E402
-from scoring import key, line_starts, printed_at_line_start  # noqa: E402
+from scoring import key, line_starts, printed_at_line_start, printed_text  # noqa: E402
 from styles import STYLES  # noqa: E402
 
 PAPERS = HERE / "papers"
@@ -53,7 +53,7 @@ def pdf_text(path: Path) -> tuple[int, str]:
     import pymupdf
 
     with pymupdf.open(path) as doc:
-        return doc.page_count, "\n".join(page.get_text() for page in doc)
+        return doc.page_count, printed_text(doc)
 
 
 def check(truth: dict, text: str) -> list[str]:

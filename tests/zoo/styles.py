@@ -728,6 +728,67 @@ def toc_report() -> Style:
                  running=[])
 
 
+def achemso() -> Style:
+    """achemso (ACS journals, here J. Med. Chem. in its two-column layout): the title block set from the preamble,
+    affiliations tied to names by footnote symbols, an `Abstract` heading, superscript numbered citations and
+    `(1) Surname, I.; Surname, I. Title. Journal Year, Volume, pages.` references (achemso.bst), then Supporting
+    Information with its own headings and reference list."""
+    authors = "\n".join(rf"\author{{{a.name}}}" + "\n" + rf"\affiliation{{{affil(a.affil)}}}"
+                        + (rf"\email{{{a.email}}}" if i == 0 else "") for i, a in enumerate(AUTHORS))
+    preamble = r"\usepackage{tikz}" + "\n" + r"\usepackage{amsmath}" + "\n" + rf"\title{{{TITLE}}}" + "\n" + authors
+    front = rf"""\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+"""
+    # Supporting Information appended after the references, as a medicinal-chemistry article's PDF often carries it:
+    # its own title, unnumbered headings and a 4-entry list numbered afresh, which must stay apart from the main 28
+    si_title = f"Supporting Information for {TITLE}"
+    para = ("All compounds were characterised as described in the main text; the spectra below were recorded on the "
+            "same instrument and processed with the same baseline correction. ")
+    end = (r"\clearpage" + "\n" + rf"\section*{{{si_title}}}" + "\n" + para * 2 + "\n"
+           r"\section*{General Procedures}" + "\n" + para * 3 + r"As before.\cite{sup1,sup2}" + "\n"
+           r"\subsection*{Purity of the Final Compounds}" + "\n" + para * 3 + "\n"
+           r"\section*{Additional Assays}" + "\n" + para * 3 + r"As reported.\cite{sup3,sup4}" + "\n"
+           r"\begin{thebibliography}{4}" + "\n" + "\n".join(SUPPLEMENT_REFS) + "\n" + r"\end{thebibliography}")
+    end_headings = [(1, si_title), (1, "General Procedures"), (2, "Purity of the Final Compounds"),
+                    (1, "Additional Assays"), (1, "References")]
+    return Style("achemso", "achemso (ACS, J. Med. Chem.) two-column: title block from the preamble, unnumbered headings, footnote-symbol "
+                 "affiliation marks, `Abstract` heading, superscript numbered citations, `(1) Surname, I.; ...` "
+                 "references (achemso.bst), Supporting Information with its own 4-entry list after the references",
+                 "[journal=jmcmar,manuscript=article,layout=twocolumn]{achemso}", preamble, front,
+                 None, caption_sep=". ", refs=28, bst="achemso", running=[], end=end, end_headings=end_headings)
+
+def els_cas() -> Style:
+    """Elsevier's current journal layout (cas-dc, as Transportation Research or Pattern Recognition print it today):
+    the title block and a two-part `A R T I C L E  I N F O` / `A B S T R A C T` box over the full width, authors with
+    letter marks and a corresponding-author star, `1. Introduction` headings, author-year references
+    (cas-model2-names.bst), running heads of short title and authors."""
+    marks = "abc"
+    authors = "\n".join(rf"\author[{marks[a.affil]}]{{{a.name}}}" + (r"\cormark[1]" + "\n" + rf"\ead{{{a.email}}}" if i == 0 else "")
+                        for i, a in enumerate(AUTHORS))
+    affils = "\n".join(rf"\affiliation[{marks[i]}]{{organization={{{org}}}, city={{{city}}}, country={{{country}}}}}"
+                       for i, (org, city, country) in enumerate(AFFILIATIONS))
+    preamble = (COMMON + "\n" + r"\usepackage[authoryear]{natbib}" + "\n" + rf"\shorttitle{{{SHORT_TITLE}}}" + "\n"
+                + r"\shortauthors{L. Moreau et al.}")
+    front = rf"""\title[mode=title]{{{TITLE}}}
+{authors}
+{affils}
+\cortext[1]{{Corresponding author}}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\begin{{keywords}}
+{SEP.join(KEYWORDS)}
+\end{{keywords}}
+\maketitle
+"""
+    return Style("els_cas", "Elsevier cas-dc journal layout: letter-marked affiliations, `A R T I C L E  I N F O` / "
+                 "`A B S T R A C T` box, `1. Introduction` headings, author-year cas-model2-names references",
+                 "[a4paper]{cas-dc}", preamble, front, arabic_dotted("."), caption_sep=": ", cite="citep", refs=30,
+                 bst="cas-model2-names", bib_heading="References", ack_heading="Acknowledgements",
+                 running=[SHORT_TITLE, "L. Moreau et al."])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
-          chicago_econ, supplement, toc_report]
+          chicago_econ, supplement, toc_report, achemso, els_cas]

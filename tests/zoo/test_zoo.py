@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.zoo.scoring import THRESHOLDS, TRUTH_KEY, key, line_starts, passes, printed_at_line_start, score
+from tests.zoo.scoring import (THRESHOLDS, TRUTH_KEY, key, line_starts, passes, printed_at_line_start, printed_text,
+                               score)
 
 PAPERS = Path(__file__).resolve().parent / "papers"
 STYLES = sorted(p.parent.name for p in PAPERS.glob("*/truth.json"))
@@ -70,7 +71,7 @@ def pdf_facts(style: str) -> tuple[int, str, list[str]]:
     import pymupdf
 
     with pymupdf.open(PAPERS / style / truth(style)["pdf"]) as doc:
-        text = "\n".join(page.get_text() for page in doc)
+        text = printed_text(doc)
         return doc.page_count, key(text), line_starts(text)
 
 
