@@ -789,6 +789,27 @@ def els_cas() -> Style:
                  running=[SHORT_TITLE, "L. Moreau et al."])
 
 
+def apa7() -> Style:
+    """apa7 in its journal mode (`jou`, two columns), as psychology and education journals print APA 7: numbered
+    affiliation superscripts, the abstract and keywords over the full width, unnumbered APA headings (centred bold,
+    flush-left bold, bold italic; level 4 run-in is not used here), `Table 1` / `Figure 1` labels on a line of their
+    own above an italic title, and apacite author-year references (`Surname, I., Surname, I., & Surname, I. (2020).
+    Title. Journal, 12(3), 45–67.`)."""
+    marks = ",".join(str(a.affil + 1) for a in AUTHORS)
+    preamble = (r"\usepackage[american]{babel}" + "\n" + r"\usepackage{tikz}" + "\n" + r"\usepackage{amsmath}" + "\n"
+                + rf"\title{{{TITLE}}}" + "\n" + rf"\shorttitle{{{SHORT_TITLE}}}" + "\n"
+                + rf"\authorsnames[{marks}]{{{', '.join(a.name for a in AUTHORS)}}}" + "\n"
+                + r"\authorsaffiliations{" + ",".join("{" + affil(i) + "}" for i in range(len(AFFILIATIONS))) + "}\n"
+                + r"\leftheader{Moreau et al.}" + "\n" + rf"\abstract{{{ABSTRACT}}}" + "\n"
+                + rf"\keywords{{{', '.join(KEYWORDS)}}}" + "\n"
+                + rf"\authornote{{Correspondence concerning this article should be addressed to {AUTHORS[0].name}, "
+                  rf"{affil(0)}. Email: {AUTHORS[0].email}}}")
+    return Style("apa7", "apa7 journal mode (APA 7): numbered affiliation superscripts, unnumbered APA headings, "
+                 "`Table 1` / `Figure 1` labels above italic titles, apacite author-year references with `&`",
+                 "[jou,natbib]{apa7}", preamble, r"\maketitle" + "\n", None, caption_sep=" ", cite="citep", refs=26,
+                 bst="apacite", running=[])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
-          chicago_econ, supplement, toc_report, achemso, els_cas]
+          chicago_econ, supplement, toc_report, achemso, els_cas, apa7]

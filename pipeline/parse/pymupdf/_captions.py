@@ -166,7 +166,8 @@ def _caps(text: str) -> bool:
 
 def _next_blocks(p: PageAnalysis, bi: int, lines: list[Line], label_only: bool) -> list[Line]:
     """A caption whose block ends mid-sentence (a hanging-indented caption split into two blocks, JMLR) or with
-    its label alone ("TABLE II" over a small-caps title) goes on in the block set right under it."""
+    its label alone ("TABLE II" over a small-caps title, APA's "Table 1" over an italic title) goes on in the block
+    set right under it."""
     out: list[Line] = []
     for b in p.blocks[bi + 1: bi + 4]:
         last = (out or lines)[-1]
@@ -179,7 +180,10 @@ def _next_blocks(p: PageAnalysis, bi: int, lines: list[Line], label_only: bool) 
         if not label_only and not ln.text.lstrip()[:1].islower() and not caps_title:
             break  # a sentence goes on in lower case; a capital starts the float's own text (a table's header row),
             # except the next line of a small-caps title centred under the one before (IEEE "TABLE II" captions)
-        if -0.5 * last.size <= ln.bbox[1] - last.bbox[3] <= 1.2 * last.size and x_overlap(ln.bbox, last.bbox) > 0 \
+        # a label alone on its line may stand a blank line above its title (APA 7: "Table 1", then the title in
+        # italics 1.5 lines lower); a caption going on from one block to the next stands no more than a line apart
+        reach = (2.0 if label_only else 1.2) * last.size
+        if -0.5 * last.size <= ln.bbox[1] - last.bbox[3] <= reach and x_overlap(ln.bbox, last.bbox) > 0 \
                 and abs(ln.max_size - last.max_size) <= 0.6 and not _LABEL.match(ln.text):
             out += _paragraph(b.lines, (b.bbox[0], b.bbox[2]))
             label_only = False
