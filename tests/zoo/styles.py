@@ -810,6 +810,28 @@ def apa7() -> Style:
                  bst="apacite", running=[])
 
 
+def spie() -> Style:
+    """SPIE proceedings (spie.cls): authors with letter affiliation marks over a centred affiliation list, `1.
+    INTRODUCTION` capitals level-1 headings with `1.1 Title` below, superscript numbered citations, spiebib
+    references (`Surname, I., Surname, I., and Surname, I., "Title," Journal 12, 45-67 (2020).`)."""
+    marks = "abc"
+    authors = r"\author{" + ", ".join(rf"{a.name}\supit{{{marks[a.affil]}}}" for a in AUTHORS[:-1]) \
+        + rf", and {AUTHORS[-1].name}\supit{{{marks[AUTHORS[-1].affil]}}}" + "}"
+    affils = r"\affiliation{" + r" \\ ".join(rf"\supit{{{marks[i]}}}{affil(i)}" for i in range(len(AFFILIATIONS))) + "}"
+    preamble = (r"\usepackage{tikz}" + "\n" + r"\usepackage{amsmath}" + "\n" + rf"\title{{{TITLE}}}" + "\n"
+                + authors + "\n" + affils + "\n" + rf"\authorinfo{{Further author information: E-mail: {AUTHORS[0].email}}}")
+    front = rf"""\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\keywords{{{', '.join(KEYWORDS)}}}
+"""
+    return Style("spie", "SPIE proceedings (spie.cls): letter-marked authors over centred affiliations, `1. "
+                 "INTRODUCTION` capitals headings, superscript citations, spiebib references",
+                 "[]{spie}", preamble, front, arabic_dotted(".", " "), upper_levels=(1,), twocolumn=False,
+                 caption_sep=". ", refs=22, bst="spiebib", bib_heading="REFERENCES", running=[])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
-          chicago_econ, supplement, toc_report, achemso, els_cas, apa7]
+          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie]
