@@ -832,6 +832,34 @@ def spie() -> Style:
                  caption_sep=". ", refs=22, bst="spiebib", bib_heading="REFERENCES", running=[])
 
 
+def ieee_compsoc() -> Style:
+    """IEEEtran in Computer Society journal mode (`compsoc`, as TPAMI, TKDE or TC print it): sans capitals
+    `1 INTRODUCTION` headings with arabic numbers, `2.1 Title` below, the abstract and index terms set in a block
+    after the author line and before the columns, `TABLE 1` above tables, `Fig. 1.` captions, IEEEtran references."""
+    names = ", ".join(a.name.replace(" ", "~") for a in AUTHORS[:-1]) + ", and~" + AUTHORS[-1].name.replace(" ", "~")
+    thanks = (rf"\IEEEcompsocitemizethanks{{\IEEEcompsocthanksitem L. Moreau and P. Raghunathan are with {affil(0)}.\protect\\"
+              rf"E-mail: {AUTHORS[0].email}\IEEEcompsocthanksitem J. {AUTHORS[1].last} is with the {affil(1)}.}}")
+    journal = "IEEE Transactions on Knowledge and Data Engineering"
+    front = rf"""\title{{{TITLE}}}
+\author{{{names}\thanks{{Manuscript received March 12, 2026.}}{thanks}}}
+\markboth{{{journal},~Vol.~38, No.~11, November~2026}}{{Moreau \MakeLowercase{{\textit{{et al.}}}}: {SHORT_TITLE}}}
+\IEEEtitleabstractindextext{{\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\begin{{IEEEkeywords}}
+{', '.join(KEYWORDS).capitalize()}.
+\end{{IEEEkeywords}}}}
+\maketitle
+\IEEEdisplaynontitleabstractindextext
+"""
+    return Style("ieee_compsoc", "IEEEtran Computer Society journal: `1 INTRODUCTION` sans capitals headings, abstract "
+                 "block before the columns, TABLE 1 above tables, running headers",
+                 "[10pt,journal,compsoc,twoside]{IEEEtran}", COMMON, front, arabic_dotted("", " "), upper_levels=(1,),
+                 table_name="TABLE", caption_sep=" ", figure_name="Fig.", caption_sep_figure=". ", refs=30,
+                 bst="IEEEtran", ack_heading="Acknowledgments",
+                 running=[f"{journal}, Vol. 38, No. 11, November 2026", f"Moreau et al.: {SHORT_TITLE}"])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
-          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie]
+          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc]

@@ -123,6 +123,9 @@ def mark_running(pages: list[PageAnalysis]) -> None:
             groups[(zone, _shape(line.text))].append((p.number, line))
     bands: list[tuple[str, float, float]] = []  # (zone, y0, size) of the bands that hold furniture
     for (zone, shape), found in groups.items():
+        if CAPTION.match(found[0][1].text.strip()):
+            continue  # "TABLE 1", "TABLE 2" atop successive pages are floats set at the top, not a running head
+            # (counted as one, their band made the first reference of a 5-page IEEE compsoc paper's last page furniture)
         if not re.search(r"[a-z]", shape.replace("page", "").replace("of", "")):
             if not PAGE_NO.fullmatch(shape):
                 continue  # "(3)", "0.5": equation numbers, axis ticks
