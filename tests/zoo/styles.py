@@ -860,6 +860,41 @@ def ieee_compsoc() -> Style:
                  running=[f"{journal}, Vol. 38, No. 11, November 2026", f"Moreau et al.: {SHORT_TITLE}"])
 
 
+def acm_small() -> Style:
+    """acmart `acmsmall`, the single-column format of ACM journals (TOIS, TKDD, CSUR): the journal's name and volume
+    in the running heads, authors with their institutions in small capitals, the abstract and CCS block before the
+    text, `1 INTRODUCTION` capitals headings, the ACM reference format block on page 1, ACM-Reference-Format
+    references (`Surname, First Surname, and First Surname. 2020. Title. Journal 12, 3 (2020), 45–67.`)."""
+    authors = "\n".join(rf"\author{{{a.name}}}\affiliation{{\institution{{{AFFILIATIONS[a.affil][0]}}}"
+                        rf"\city{{{AFFILIATIONS[a.affil][1]}}}\country{{{AFFILIATIONS[a.affil][2]}}}}}\email{{{a.email}}}"
+                        for a in AUTHORS)
+    preamble = r"""\acmJournal{TOIS}
+\acmVolume{44}
+\acmNumber{6}
+\acmArticle{152}
+\acmMonth{11}
+\copyrightyear{2026}
+\acmYear{2026}
+\setcopyright{acmlicensed}
+\acmDOI{10.1145/3766543}
+\usepackage{tikz}"""
+    front = rf"""\title[{SHORT_TITLE}]{{{TITLE}}}
+{authors}
+\renewcommand{{\shortauthors}}{{Moreau et al.}}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\ccsdesc[500]{{Information systems~Document representation}}
+\keywords{{{', '.join(KEYWORDS)}}}
+\maketitle
+"""
+    return Style("acm_small", "acmart acmsmall (ACM journals): one column, journal running heads, capitals headings, "
+                 "CCS block and ACM reference format on page 1", "[acmsmall]{acmart}", preamble, front,
+                 arabic_dotted(), upper_levels=(1,), twocolumn=False, table_name="Table", caption_sep=". ",
+                 figure_name="Fig.", refs=28, bst="ACM-Reference-Format", bib_heading="REFERENCES",
+                 running=["Moreau et al.", SHORT_TITLE])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
-          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc]
+          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small]

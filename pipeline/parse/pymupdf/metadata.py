@@ -48,8 +48,8 @@ from pipeline.document import Metadata
 from pipeline.parse.cleanup import SMALL_WORDS
 from pipeline.parse.normalize import join_lines
 from pipeline.parse.options import ParseOptions
-from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, LABEL, MASTHEAD, is_address, is_label, is_logo, is_masthead,
-                                                 name_like, names, norm)
+from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, LABEL, MASTHEAD, _institution, _name_ok, _plain_name,
+                                                 is_address, is_label, is_logo, is_masthead, name_like, names, norm)
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import Block, DocumentAnalysis, Line, PageAnalysis
 from pipeline.parse.sidecar import finish_metadata
@@ -255,6 +255,18 @@ def _ocr(line: Line) -> bool:
     return bool(line.spans) and all(sp.font == OCR_FONT for sp in line.spans)
 
 
+def _lead_names(line: Line) -> list[str]:
+    """Names in capitals before the line's first comma when an affiliation follows it: ACM's journal formats
+    (acmsmall, acmlarge) print `LÉA MOREAU, Inria Saclay, France` and `A AND B, Institution, Country`, one author
+    (or one group sharing an affiliation) per line. Empty for any other line."""
+    head, comma, rest = line.text.partition(",")
+    if not comma or not _caps(head) or not is_address(rest):
+        return []
+    parts = [p for p in re.split(r"\b(?:and|AND)\b|&", head) if p.strip()]
+    out = [n for n in (_plain_name(p) for p in parts) if n and _name_ok(n) and not _institution(n)]
+    return out if len(out) == len(parts) else []
+
+
 def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | None, body_size: float) -> list[str]:
     if not title:
         return []
@@ -269,6 +281,10 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
         if region[i].bbox[1] - region[i - 1].bbox[3] > 60:
             region = region[:i]
             break
+    # ACM journals: one `NAME, Affiliation` line per author, nothing else name-like
+    lead = [l for l in region if l.size >= 0.8 * body_size and _lead_names(l)]
+    if lead and not any(name_like(l) for l in region if l not in lead):
+        return list(dict.fromkeys(n for l in lead for n in _lead_names(l)))
     # figure labels and footnotes are small print; furniture and affiliations are never names
     tsize, tbold = title[0].max_size, title[0].bold
     tcaps = all(_caps(l.text) for l in title)  # AASTeX/revtex: a capitals title over mixed-case names of similar size
