@@ -149,6 +149,10 @@ _PRINTED = [
     (r"((?:Journal|International Journal|Annals|Proceedings|Transactions)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,10}) "
      r"\(" + _YEAR + r"\) \d+:\d+", None, None),
     (r"(International Journal(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,8}) \d+:\d+ " + _YEAR, None, None),
+    # a journal's masthead as OUP, Wiley and T&F set it above the title: "Bioinformatics, 2026, pp. 1–5",
+    # "Journal of Economic Geography, 2019, Vol. 19, No. 2, 12–40" (journal name, year, then pages or volume)
+    (r"(?:^|[.|] )((?:[A-Z][a-z]+|of|and|for|the|in|on|&)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){0,8}), " + _YEAR
+     + r",? (?:Vol\. ?\d+,? |\d+,? )?(?:No\. ?\d+,? )?(?:pp\. ?)?\d+ ?[–-] ?\d+\b", None, None),
     # a footnote or header naming where the paper appeared, by the venue's acronym: "Published as a conference paper
     # in ECCV’18", "Accepted at AAAI 2021", "To appear in the Proceedings of SIGIR 2019" (acronyms only: an ordinary
     # word after "in" is prose; loose: on a whole page it can be a sentence about another paper)
@@ -173,7 +177,7 @@ def _title_case(name: str) -> str:
 
 
 # patterns too loose to run over a whole page: only over the furniture text (headers, footers, margins)
-_LOOSE = 5
+_LOOSE = 6
 
 
 def detect_printed_venue(text: str, whole_page: bool = False) -> Venue | None:

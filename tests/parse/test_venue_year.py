@@ -31,6 +31,9 @@ PRINTED = [
     ("Published in IEEE TPAMI 2020. Personal use is permitted.", "IEEE TPAMI", 2020),
     ("Accepted to NIPS 2017 workshop track", "NeurIPS", 2017),
     ("Citation: Fredj A (2012) Cyan Fluorescent Proteins. PLoS ONE 7(11): e49149.", "PLOS ONE", None),
+    # OUP mastheads above the title (journal, year, pages or volume)
+    ("Bioinformatics, 2026, pp. 1–5 doi: 10.1093/bioinformatics/btab123", "Bioinformatics", 2026),
+    ("Journal of Economic Geography, 2019, Vol. 19, No. 2, 12–40", "Journal of Economic Geography", 2019),
 ]
 
 
@@ -45,6 +48,8 @@ def test_no_venue_in_plain_prose():
     assert detect_printed_venue("The results were published in Nature 2019 and accepted at most 20 times.") is None
     # on a whole page (not its headers and footnotes) a sentence about another paper names no venue of this one
     assert detect_printed_venue("the method of [4], accepted at ICML 2019, uses", whole_page=True) is None
+    # an author-year citation mid-sentence is no masthead
+    assert detect_printed_venue("as Moreau and Chen showed (Nature, 2019, 12–40), routes") is None
 
 
 @pytest.mark.parametrize("text,venue,year", [

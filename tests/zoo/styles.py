@@ -895,6 +895,73 @@ def acm_small() -> Style:
                  running=["Moreau et al.", SHORT_TITLE])
 
 
+def oup() -> Style:
+    """Oxford University Press journals (oup-authoring-template, `contemporary` layout as Bioinformatics or
+    Nucleic Acids Research print it): a masthead with the journal's name, copyright year and `Paper` note, authors
+    with numbered affiliation marks and a corresponding-author star, structured history dates, the abstract with
+    `Key words:` in a box, sans-serif `1 Introduction` headings, `Fig. 1.` / `Table 1.` captions and author-year
+    references (natbib `namedate`)."""
+    star = r",$\ast$"
+    authors = "\n".join(rf"\author[{a.affil + 1}{star if i == 0 else ''}]{{{a.name}}}" for i, a in enumerate(AUTHORS))
+    addresses = "\n".join(rf"\address[{i + 1}]{{\orgname{{{org}}}, \orgaddress{{\state{{{city}}}, \country{{{country}}}}}}}"
+                          for i, (org, city, country) in enumerate(AFFILIATIONS))
+    preamble = rf"""\journaltitle{{Bioinformatics}}
+\DOI{{10.1093/bioinformatics/btab123}}
+\copyrightyear{{2026}}
+\pubyear{{2026}}
+\access{{Advance Access Publication Date: 24 November 2026}}
+\appnotes{{Original Paper}}
+\firstpage{{1}}
+\usepackage{{tikz}}"""
+    front = rf"""\title[{SHORT_TITLE}]{{{TITLE}}}
+{authors}
+\authormark{{Moreau et al.}}
+{addresses}
+\corresp[$\ast$]{{Corresponding author. {AUTHORS[0].email}}}
+\received{{12}}{{3}}{{2026}}
+\revised{{2}}{{6}}{{2026}}
+\accepted{{30}}{{6}}{{2026}}
+\abstract{{{ABSTRACT}}}
+\keywords{{{', '.join(KEYWORDS)}}}
+\maketitle
+"""
+    return Style("oup", "OUP journals (oup-authoring-template, contemporary): masthead, numbered affiliation marks, "
+                 "history dates, boxed abstract with key words, `1 Introduction` sans headings, `Fig. 1.` captions, "
+                 "author-year references", "[webpdf,contemporary,large,namedate]{oup-authoring-template}", preamble,
+                 front, arabic_dotted(), caption_sep=". ", figure_name="Fig.", cite="citep", refs=26, bst="plainnat",
+                 running=["Bioinformatics"])
+
+
+def erae() -> Style:
+    """An economics journal manuscript (erae.cls, European Review of Agricultural Economics; KOMA scrartcl, 12 pt, one
+    and a half spacing): every table and figure moved to the end by endfloat, one per page, with `[Table 1 about
+    here.]` markers left in the text; `1. Introduction` headings; `Table 1.` captions; erae.bst author-year
+    references (`Surname, I., Surname, I. and Surname, I. (2020). Title. Journal 12: 45–67.`)."""
+    names = ", ".join(a.name for a in AUTHORS[:-1]) + " and " + AUTHORS[-1].name
+    affils = r" \\ ".join(affil(i) for i in range(len(AFFILIATIONS)))
+    # the 2009 class leaves titlesec without formats under today's KOMA: set them as its journal prints them
+    preamble = rf"""\usepackage{{tikz}}
+\titleformat{{\section}}{{\normalfont\large\bfseries}}{{\thesection.}}{{0.6em}}{{}}
+\titleformat{{\subsection}}{{\normalfont\normalsize\bfseries}}{{\thesubsection.}}{{0.6em}}{{}}
+\titleformat{{\subsubsection}}{{\normalfont\normalsize\itshape}}{{\thesubsubsection.}}{{0.6em}}{{}}
+\title{{{TITLE}}}
+\author{{{names}}}
+\affiliation{{{affils}}}
+\date{{November 2026}}
+\keywords{{{', '.join(KEYWORDS)}}}
+\jelclass{{C45, C55, D83}}"""
+    front = rf"""\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+"""
+    return Style("erae", "economics journal manuscript (erae.cls on KOMA scrartcl, 12 pt, 1.5 spacing): floats moved "
+                 "to the end by endfloat with `[Table 1 about here.]` markers, `1. Introduction` headings, erae.bst "
+                 "author-year references", "[author,date]{erae}", preamble, front, arabic_dotted(".", " "),
+                 twocolumn=False, caption_sep=". ", cite="citep", refs=24, bst="erae", sentences=-3, running=[],
+                 end_headings=[(1, "Tables"), (1, "Figures")])  # endfloat's own headings over the moved floats
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
-          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small]
+          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae]

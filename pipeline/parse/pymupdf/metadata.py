@@ -118,16 +118,41 @@ def _candidates(page: PageAnalysis, edges: list[str], body_size: float) -> list[
     return out
 
 
-def _group(first: Line, cands: list[Line]) -> list[Line]:
-    """The title's first line and the lines that continue it: same size and weight, overlapping band."""
+def _spacing(pages: list[PageAnalysis], body_size: float) -> float:
+    """How much looser than single spacing the paper sets its body lines: median baseline pitch of body-size lines
+    over about 1.25 times their size (1.0 for ordinary typesetting, ~1.2 at one and a half spacing, ~1.6 double).
+    Manuscript formats (economics and medical journals, theses, review copies) space every line that way, the
+    title's included, so the gap that still continues a title grows with it."""
+    pitches = []
+    for page in pages[:3]:
+        body = sorted((l for l in page.lines if l.horizontal and abs(l.max_size - body_size) < 0.6),
+                      key=lambda l: l.bbox[1])
+        for i, line in enumerate(body):
+            for below in body[i + 1:i + 8]:
+                step = below.bbox[1] - line.bbox[1]
+                if step > 3 * body_size:
+                    break
+                if step > 0.8 * body_size and below.bbox[0] < line.bbox[2] and below.bbox[2] > line.bbox[0]:
+                    pitches.append(step)
+                    break
+    if len(pitches) < 10:
+        return 1.0
+    pitches.sort()
+    return min(2.0, max(1.0, pitches[len(pitches) // 2] / (1.25 * body_size)))
+
+
+def _group(first: Line, cands: list[Line], spacing: float = 1.0) -> list[Line]:
+    """The title's first line and the lines that continue it: same size and weight, overlapping band, no gap wider
+    than 0.8 of the size (times the paper's `_spacing`)."""
     size = first.max_size
+    gap = 0.8 * size * spacing
     group = [first]
     for line in sorted((l for l in cands if l.bbox[3] <= first.bbox[1] + 1), key=lambda l: -l.bbox[1]):
         if line.bbox[0] > first.bbox[2] or line.bbox[2] < first.bbox[0]:
             continue  # beside it (a logo, a sidebar)
         # a one-word first line ("Nyströmformer:") is no candidate itself: take it back from above
         if abs(line.max_size - size) > 0.3 or line.bold != first.bold or len(line.text.split()) > 1 \
-                or group[0].bbox[1] - line.bbox[3] > 0.8 * size:
+                or group[0].bbox[1] - line.bbox[3] > gap:
             break
         group.insert(0, line)
     for line in sorted((l for l in cands if l.bbox[1] > first.bbox[1]), key=lambda l: (l.bbox[1], l.bbox[0])):
@@ -136,7 +161,7 @@ def _group(first: Line, cands: list[Line]) -> list[Line]:
             continue
         if line.max_size < 0.92 * size or line.bold != first.bold:
             break
-        if line.bbox[1] - prev.bbox[3] > 0.8 * size and not (abs(line.bbox[1] - prev.bbox[1]) < 2):
+        if line.bbox[1] - prev.bbox[3] > gap and not (abs(line.bbox[1] - prev.bbox[1]) < 2):
             break
         group.append(line)
     return group
@@ -150,7 +175,7 @@ def _followed_by_names(group: list[Line], page: PageAnalysis) -> bool:
     return any(name_like(l) for l in below[:2])  # directly below: a label or another title line is not names
 
 
-def _title_lines(page: PageAnalysis, edges: list[str], body_size: float) -> list[Line]:
+def _title_lines(page: PageAnalysis, edges: list[str], body_size: float, spacing: float = 1.0) -> list[Line]:
     cands = _candidates(page, edges, body_size)
     top = [l for l in cands if l.bbox[1] < 0.3 * page.height] or [l for l in cands if l.bbox[1] < 0.5 * page.height]
     if not top:
@@ -158,7 +183,7 @@ def _title_lines(page: PageAnalysis, edges: list[str], body_size: float) -> list
     ranked = sorted(top, key=lambda l: (-l.max_size, l.bbox[1]))
     # a title's later lines may be short ("network", "gold stripes"): continue over every line but stamps
     rest = [l for l in page.lines if l.horizontal and not _NOT_TITLE.match(l.text) and not is_masthead(l.text)]
-    best = _group(ranked[0], rest)
+    best = _group(ranked[0], rest, spacing)
     if _followed_by_names(best, page):
         return best
     seen = {id(l) for l in best}
@@ -167,7 +192,7 @@ def _title_lines(page: PageAnalysis, edges: list[str], body_size: float) -> list
             break
         if id(line) in seen:
             continue
-        group = _group(line, rest)
+        group = _group(line, rest, spacing)
         seen |= {id(l) for l in group}
         subtitle = 0 <= line.bbox[1] - max(l.bbox[3] for l in best) < line.max_size  # set right under it
         if not subtitle and _followed_by_names(group, page):
@@ -204,7 +229,7 @@ def _title_case(title: str) -> str:
 
 def extract_title(page: PageAnalysis, pages: list[PageAnalysis] | None = None,
                   body_size: float = 10.0) -> tuple[str, list[Line]]:
-    lines = _title_lines(page, _edge_lines(pages or [page]), body_size)
+    lines = _title_lines(page, _edge_lines(pages or [page]), body_size, _spacing(pages or [page], body_size))
     title = _TITLE_MARKS.sub("", join_lines([_case_fixed(l) for l in lines]))
     letters = [c for c in title if c.isalpha()]
     if letters and all(c.isupper() for c in letters) and len(letters) > 12:
