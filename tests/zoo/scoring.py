@@ -77,9 +77,22 @@ def norm(text: str) -> str:
 T1_LIGATURE_CODES = str.maketrans({"\x1b": "ff", "\x1c": "fi", "\x1d": "fl", "\x1e": "ffi", "\x1f": "ffl"})
 
 
+def _page_text(page) -> str:
+    """A page's text layer without a margin column of line numbers (lineno: every line numbered left of the text)."""
+    words = page.get_text("words")
+    text_left = min((w[0] for w in words if not w[4].isdigit()), default=0)
+    numbers = [w for w in words if w[4].isdigit() and w[2] < text_left - 2]
+    if len(numbers) >= 10:
+        import pymupdf
+
+        return page.get_text(clip=pymupdf.Rect(text_left - 1, 0, page.rect.width, page.rect.height))
+    return page.get_text()
+
+
 def printed_text(doc) -> str:
-    """Every page's text layer as printed (T1 ligature codes read as ligatures), pages joined by newlines."""
-    return "\n".join(page.get_text().translate(T1_LIGATURE_CODES) for page in doc)
+    """Every page's text layer as printed (T1 ligature codes read as ligatures, a margin of line numbers left out),
+    pages joined by newlines."""
+    return "\n".join(_page_text(page).translate(T1_LIGATURE_CODES) for page in doc)
 
 
 def key(text: str) -> str:

@@ -962,6 +962,17 @@ def erae() -> Style:
                  end_headings=[(1, "Tables"), (1, "Figures")])  # endfloat's own headings over the moved floats
 
 
+def els_review() -> Style:
+    """elsarticle in `review` mode, as a manuscript goes to reviewers or to a preprint server (bioRxiv, medRxiv,
+    SSRN): one column, double spacing, every line numbered in the left margin (lineno), `1.` headings, numbered
+    references (elsarticle-num), the `Preprint submitted to` footer."""
+    return Style("els_review", "elsarticle review manuscript: double spacing, line numbers in the margin (lineno), one "
+                 "column, `1.` / `2.1.` headings, numbered references", "[review]{elsarticle}",
+                 COMMON_LM + "\n\\usepackage{lineno}\n\\linenumbers\n\\journal{Journal of Biomedical Informatics}",
+                 _els_front(False), arabic_dotted("."), twocolumn=False, caption_sep=": ", refs=28,
+                 bst="elsarticle-num", sentences=-3, running=["Preprint submitted to Journal of Biomedical Informatics"])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
-          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae]
+          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review]

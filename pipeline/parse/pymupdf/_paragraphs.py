@@ -14,7 +14,7 @@ Every line of the page (running headers, footers and page numbers aside) gets on
 
 Consecutive lines of one role form a paragraph; table, figure and heading rows are one paragraph each, an equation is
 one paragraph. Running text is cut into paragraphs by its typography (one rule for every style): a change of font
-size, a vertical gap wider than ~0.7 of the font size, a first-line indent after a line that ends a sentence or stops
+size, a vertical gap wider than ~0.7 of the font size (more at one and a half or double spacing), a first-line indent after a line that ends a sentence or stops
 short of the column's right edge, a flush-left line after a short line that ends a sentence, a list item (bullet or
 `(a)`/`1.` label), a run-in heading. A word broken at the end of a column or block continues its paragraph.
 
@@ -109,7 +109,8 @@ def _text_break(facts: DocumentFacts, p: PageAnalysis, prev: Line, ln: Line) -> 
     if prev.text.endswith("-") and prev.text[-2:-1].isalpha():
         return False  # a word broken at the line end continues here, even across columns
     below = ln.bbox[1] >= prev.bbox[3] - 0.5 * size and ln.bbox[0] < prev.bbox[2]
-    if below and ln.bbox[1] - prev.bbox[3] > 0.7 * size:
+    # a manuscript at one and a half or double spacing sets every line that much apart: only the excess is a break
+    if below and ln.bbox[1] - prev.bbox[3] > (0.7 + 1.25 * (facts.analysis.line_spacing - 1.0)) * size:
         return True
     left, _ = facts.column_range(p, ln.bbox)
     _, prev_right = facts.column_range(p, prev.bbox)

@@ -51,7 +51,7 @@ from pipeline.parse.options import ParseOptions
 from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, LABEL, MASTHEAD, _institution, _name_ok, _plain_name,
                                                  is_address, is_label, is_logo, is_masthead, name_like, names, norm)
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
-from pipeline.parse.pymupdf.page import Block, DocumentAnalysis, Line, PageAnalysis
+from pipeline.parse.pymupdf.page import Block, DocumentAnalysis, Line, PageAnalysis, line_spacing
 from pipeline.parse.sidecar import finish_metadata
 
 # ---- title ---------------------------------------------------------------------------------------------
@@ -118,32 +118,9 @@ def _candidates(page: PageAnalysis, edges: list[str], body_size: float) -> list[
     return out
 
 
-def _spacing(pages: list[PageAnalysis], body_size: float) -> float:
-    """How much looser than single spacing the paper sets its body lines: median baseline pitch of body-size lines
-    over about 1.25 times their size (1.0 for ordinary typesetting, ~1.2 at one and a half spacing, ~1.6 double).
-    Manuscript formats (economics and medical journals, theses, review copies) space every line that way, the
-    title's included, so the gap that still continues a title grows with it."""
-    pitches = []
-    for page in pages[:3]:
-        body = sorted((l for l in page.lines if l.horizontal and abs(l.max_size - body_size) < 0.6),
-                      key=lambda l: l.bbox[1])
-        for i, line in enumerate(body):
-            for below in body[i + 1:i + 8]:
-                step = below.bbox[1] - line.bbox[1]
-                if step > 3 * body_size:
-                    break
-                if step > 0.8 * body_size and below.bbox[0] < line.bbox[2] and below.bbox[2] > line.bbox[0]:
-                    pitches.append(step)
-                    break
-    if len(pitches) < 10:
-        return 1.0
-    pitches.sort()
-    return min(2.0, max(1.0, pitches[len(pitches) // 2] / (1.25 * body_size)))
-
-
 def _group(first: Line, cands: list[Line], spacing: float = 1.0) -> list[Line]:
     """The title's first line and the lines that continue it: same size and weight, overlapping band, no gap wider
-    than 0.8 of the size (times the paper's `_spacing`)."""
+    than 0.8 of the size (times the paper's `page.line_spacing`)."""
     size = first.max_size
     gap = 0.8 * size * spacing
     group = [first]
@@ -229,7 +206,7 @@ def _title_case(title: str) -> str:
 
 def extract_title(page: PageAnalysis, pages: list[PageAnalysis] | None = None,
                   body_size: float = 10.0) -> tuple[str, list[Line]]:
-    lines = _title_lines(page, _edge_lines(pages or [page]), body_size, _spacing(pages or [page], body_size))
+    lines = _title_lines(page, _edge_lines(pages or [page]), body_size, line_spacing(pages or [page], body_size))
     title = _TITLE_MARKS.sub("", join_lines([_case_fixed(l) for l in lines]))
     letters = [c for c in title if c.isalpha()]
     if letters and all(c.isupper() for c in letters) and len(letters) > 12:

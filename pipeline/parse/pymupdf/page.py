@@ -14,6 +14,7 @@ takes the document's gutter when its column text lines up with it.
 """
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -515,23 +516,95 @@ def text_dict(page: pymupdf.Page) -> dict:
     return raw
 
 
-def analyze_page(page: pymupdf.Page, raw: dict | None = None, ocr: str | None = None) -> PageAnalysis:
+_LINE_NUMBER = re.compile(r"\d{1,4}")
+NUMBER_COLUMN_TOL = 6.0  # points: the numbers' outer edges stand in one column
+
+
+def _raw_lines(raw: dict) -> list[tuple[tuple[float, float, float, float], str]]:
+    return [(tuple(ln["bbox"]), "".join(s["text"] for s in ln["spans"]).strip())
+            for b in raw["blocks"] if b.get("type") == 0 for ln in b["lines"] if abs(ln["dir"][0]) > 0.9]
+
+
+def number_columns(raw: dict) -> list[tuple[int, float]]:
+    """Margin columns of line numbers on one page, as (side, edge): side 0 left of the text (edge: the numbers'
+    right end), 1 right of it (edge: their left end). A column is at least 5 bare integers left of every other
+    line's start (or right of every other line's end), their edges within NUMBER_COLUMN_TOL, counting up down the
+    page in steps of 1-10 (lineno in review manuscripts and preprints, NeurIPS/ICLR submissions, ACL's review
+    ruler; a figure's axis ticks count down, and sit inside the text width)."""
+    lines = [(b, t) for b, t in _raw_lines(raw) if t]
+    bare = [(b, t) for b, t in lines if _LINE_NUMBER.fullmatch(t)]
+    text = [b for b, t in lines if not _LINE_NUMBER.fullmatch(t)]
+    if len(bare) < 5 or not text:
+        return []
+    left, right = min(b[0] for b in text), max(b[2] for b in text)
+    found = []
+    for side in (0, 1):
+        column = [(b, t) for b, t in bare if (b[2] <= left - 1 if side == 0 else b[0] >= right + 1)]
+        if len(column) < 5:
+            continue
+        edges = sorted(b[2 - 2 * side] for b, _ in column)
+        at = edges[len(edges) // 2]
+        column = sorted(((b, t) for b, t in column if abs(b[2 - 2 * side] - at) <= NUMBER_COLUMN_TOL),
+                        key=lambda c: c[0][1])
+        steps = [int(b[1]) - int(a[1]) for a, b in zip(column, column[1:])]
+        if len(column) >= 5 and sum(1 <= d <= 10 for d in steps) >= 0.8 * len(steps):
+            found.append((side, at))
+    return found
+
+
+def document_number_columns(raws: list[dict]) -> list[tuple[int, float]]:
+    """The line-number columns of a document: a page's column counts where at least 30 % of the pages (at least 2,
+    or the only page) show one on the same side within NUMBER_COLUMN_TOL; a table of row numbers on one page does
+    not."""
+    per_page = [number_columns(raw) for raw in raws]
+    need = 1 if len(raws) == 1 else max(2, math.ceil(0.3 * len(raws)))
+    found: list[tuple[int, float]] = []
+    for cols in per_page:
+        for side, at in cols:
+            support = sum(any(s == side and abs(a - at) <= NUMBER_COLUMN_TOL for s, a in other) for other in per_page)
+            if support >= need and not any(s == side and abs(a - at) <= NUMBER_COLUMN_TOL for s, a in found):
+                found.append((side, at))
+    return found
+
+
+def _is_line_number(line: Line, columns: list[tuple[int, float]], left: float, right: float) -> bool:
+    if not (line.horizontal and _LINE_NUMBER.fullmatch(line.text)):
+        return False
+    return any((line.bbox[2] <= left - 1 and abs(line.bbox[2] - at) <= NUMBER_COLUMN_TOL) if side == 0
+               else (line.bbox[0] >= right + 1 and abs(line.bbox[0] - at) <= NUMBER_COLUMN_TOL)
+               for side, at in columns)
+
+
+def analyze_page(page: pymupdf.Page, raw: dict | None = None, ocr: str | None = None,
+                 number_columns_: list[tuple[int, float]] | None = None) -> PageAnalysis:
     """`raw`: the page's text in `get_text("dict")` shape (default: its text layer; OCR'd lines for a page whose
-    layer cannot be trusted, `ocr` saying why)."""
+    layer cannot be trusted, `ocr` saying why). `number_columns_`: the document's margin columns of line numbers
+    (`document_number_columns`; default: this page's own), whose numbers are in no view."""
     raw = text_dict(page) if raw is None else raw
+    columns = number_columns(raw) if number_columns_ is None else number_columns_
     keep_invisible = _invisible_only(raw)
     width = page.rect.width
     blocks: list[Block] = []
+    parsed: list[tuple[int, list[Line]]] = []
     for bno, b in enumerate(raw["blocks"]):
         if b.get("type") != 0:
             continue
-        lines, stamp = [], []
+        block_lines = []
         for ln in b["lines"]:
             spans = [Span(s["text"], tuple(s["bbox"]), s["size"], s["font"], s["flags"]) for s in ln["spans"]
                      if keep_invisible or s.get("char_flags", INK) & INK]
             line = Line(tuple(ln["bbox"]), spans, bno, tuple(ln["dir"]))
-            if not line.text:
-                continue
+            if line.text:
+                block_lines.append(line)
+        parsed.append((bno, block_lines))
+    if columns:
+        text = [l for _, ls in parsed for l in ls if l.horizontal and not _LINE_NUMBER.fullmatch(l.text)]
+        left, right = min((l.bbox[0] for l in text), default=0.0), max((l.bbox[2] for l in text), default=width)
+    for bno, block_lines in parsed:
+        lines, stamp = [], []
+        for line in block_lines:
+            if columns and _is_line_number(line, columns, left, right):
+                continue  # a margin column of line numbers (a manuscript under review): in no view
             in_margin = line.bbox[2] < 0.12 * width or line.bbox[0] > 0.88 * width
             (stamp if not line.horizontal and in_margin else lines).append(line)
         if lines:
@@ -543,11 +616,39 @@ def analyze_page(page: pymupdf.Page, raw: dict | None = None, ocr: str | None = 
                         _edges=gutter and gutter[1:], _raw=blocks, ocr=ocr)
 
 
+def line_spacing(pages: list[PageAnalysis], body_size: float) -> float:
+    """How much looser than single spacing the paper sets its body lines: median baseline pitch of body-size lines
+    over about 1.25 times their size (1.0 for ordinary typesetting, ~1.2 at one and a half spacing, ~1.6 double).
+    Manuscript formats (economics and medical journals, theses, review copies) space every line that way, the
+    title's included, so the gap that still continues a title grows with it."""
+    pitches = []
+    for page in pages[:6]:
+        body = sorted((l for l in page.lines if l.horizontal and abs(l.max_size - body_size) < 0.6),
+                      key=lambda l: l.bbox[1])
+        for i, line in enumerate(body):
+            for below in body[i + 1:i + 8]:
+                step = below.bbox[1] - line.bbox[1]
+                if step > 3 * body_size:
+                    break
+                if step > 0.8 * body_size and below.bbox[0] < line.bbox[2] and below.bbox[2] > line.bbox[0]:
+                    pitches.append(step)
+                    break
+    if len(pitches) < 10:
+        return 1.0
+    pitches.sort()
+    return min(2.0, max(1.0, pitches[len(pitches) // 2] / (1.25 * body_size)))
+
+
 @dataclass
 class DocumentAnalysis:
     doc: pymupdf.Document
     pages: list[PageAnalysis]
     ocr: OCROptions | None = None  # the parse's OCR options (raster tables are read with them); None: OCR off
+
+    @cached_property
+    def line_spacing(self) -> float:
+        """How loosely the body lines are set against single spacing (`line_spacing`): 1.0 for ordinary papers."""
+        return line_spacing(self.pages, self.body_size)
 
     @cached_property
     def body_size(self) -> float:
@@ -598,4 +699,5 @@ def _analyze_pages(doc: pymupdf.Document, options: OCROptions) -> list[PageAnaly
                          engine=TesseractEngine(options.language), on_page=on_page)
         for i, blocks in zip(todo, read):
             raws[i] = as_text_dict(blocks)
-    return [analyze_page(p, raw, verdict) for p, raw, verdict in zip(doc, raws, verdicts)]
+    columns = document_number_columns(raws)
+    return [analyze_page(p, raw, verdict, columns) for p, raw, verdict in zip(doc, raws, verdicts)]
