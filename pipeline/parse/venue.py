@@ -139,6 +139,10 @@ _PRINTED = [
     (r"\bMNRAS (?:\d+|000), [\d–-]+ \(" + _YEAR + r"\)", "MNRAS", "Monthly Notices of the Royal Astronomical Society"),
     (r"(The Astronomical Journal|The Astrophysical Journal(?: Letters| Supplement Series)?),? \d+:", None, None),
     (r"(BMC [A-Z][a-z]+(?: [A-Z][a-z]+){0,3}) " + _YEAR + r", \d+:\d+", None, None),
+    # BMC and SpringerOpen since 2016: "Dodd et al. BMC Medical Informatics and Decision Making (2026) 26:152",
+    # "Chen et al. Journal of Big Data (2019) 6:54" (authors, journal, year, volume:article)
+    (r"\bet al\.,? ((?:[A-Z][A-Za-z]+|of|and|for|the|in|on|&)(?: (?:[A-Z][A-Za-z]+|of|and|for|the|in|on|&)){0,9}) \("
+     + _YEAR + r"\) \d+:\d+", None, None),
     (r"\b(NATURE|Nature) \| VOL \d+", "Nature", "Nature"),
     # a proceedings title outside upstream's list: "Proceedings of Machine Learning for Healthcare 2017"
     (r"Proceedings of (?:the )?((?:\d+(?:st|nd|rd|th) )?[A-Z][\w&-]*(?: (?:[A-Z][\w&-]*|of|on|for|and|in)){1,12}?),? "

@@ -973,6 +973,48 @@ def els_review() -> Style:
                  bst="elsarticle-num", sentences=-3, running=["Preprint submitted to Journal of Biomedical Informatics"])
 
 
+def bmc_like() -> Style:
+    """A BioMed Central / SpringerOpen article as printed since 2016 (bmcart is not in TeX Live): the masthead
+    `Moreau et al. BMC Medical Informatics and Decision Making (2026) 26:152` with its DOI and a `RESEARCH` / `Open
+    Access` bar, a structured abstract (run-in `Background:`, `Methods:`, `Results:`, `Conclusions:`), unnumbered
+    sans-serif headings at three levels, the masthead repeated in the running header with `Page N of M`, and
+    Vancouver references (`1. Surname AB, Surname CD. Title. Journal. 2020;12(3):45–67.`, vancouver.bst)."""
+    journal = "BMC Medical Informatics and Decision Making"
+    head = f"Moreau et al. {journal} (2026) 26:152"
+    parts = ABSTRACT.split(". ")
+    labels = ["Background", "Methods", "Results", "Conclusions"]
+    chunks = [parts[0] + ".", parts[1] + ".", ". ".join(parts[2:-1]) + ".", parts[-1]]
+    abstract = "\n".join(rf"\textbf{{{label}:}} {chunk}\par" for label, chunk in zip(labels, chunks))
+    preamble = COMMON + r"""
+\usepackage{mathptmx}
+\usepackage[scaled=0.92]{helvet}
+\usepackage[a4paper,top=2.4cm,bottom=2.2cm,left=2.2cm,right=2.2cm]{geometry}
+\usepackage{lastpage}
+\usepackage[labelsep=space,labelfont=bf,font=small]{caption}
+\setcounter{secnumdepth}{0}
+""" + titlesec(r"\normalfont\sffamily\large\bfseries", r"\normalfont\sffamily\normalsize\bfseries",
+               r"\normalfont\sffamily\normalsize\itshape") + rf"""
+\usepackage{{fancyhdr}}
+\pagestyle{{fancy}}\fancyhf{{}}\renewcommand{{\headrulewidth}}{{0.4pt}}
+\fancyhead[L]{{\small\sffamily {head}}}\fancyhead[R]{{\small\sffamily Page \thepage\ of \pageref{{LastPage}}}}
+\fancypagestyle{{first}}{{\fancyhf{{}}\renewcommand{{\headrulewidth}}{{0pt}}\fancyhead[L]{{\small\sffamily {head}\\ https://doi.org/10.1186/s12911-026-03121-7}}}}"""
+    front = rf"""\thispagestyle{{first}}
+{{\sffamily\small\textbf{{RESEARCH}}\hfill\textbf{{Open Access}}\par}}\vspace{{1.2em}}
+{{\raggedright\sffamily\LARGE\bfseries {TITLE}\par}}\vspace{{1em}}
+{{\sffamily\bfseries {names_line(last_sep=' and ', mark='*')}\par}}\vspace{{1.5em}}
+{{\sffamily\large\bfseries Abstract\par}}\vspace{{0.4em}}
+{{\small {abstract}
+\textbf{{Keywords:}} {', '.join(KEYWORDS)}\par}}
+\vspace{{1em}}
+\begingroup\renewcommand\thefootnote{{}}\footnotetext{{*Correspondence: {AUTHORS[0].email}. {AFFIL_LINES.replace(chr(92) * 2, ' ')}}}\endgroup
+"""
+    return Style("bmc_like", "BMC / SpringerOpen article look (article, one column): `Surname et al. Journal (2026) "
+                 "26:152` masthead and running header with `Page N of M`, structured abstract with run-in labels, "
+                 "unnumbered sans headings, Vancouver references", "[10pt]{article}", preamble, front, None,
+                 twocolumn=False, caption_sep=" ", refs=30, bst="vancouver", ack_heading="Acknowledgements",
+                 sentences=-2, running=[head])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
-          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review]
+          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like]

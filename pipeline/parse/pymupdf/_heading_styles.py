@@ -3,7 +3,8 @@
 
 A row is a candidate when it looks set apart from the body text and stands alone:
 - typography: bold, larger than the body, all capitals, or a (non-italic, non-math) font the body does not use
-  (publishers' embedded fonts often carry no bold flag, so "another font" is the only sign of weight);
+  (publishers' embedded fonts often carry no bold flag, so "another font" is the only sign of weight); italic
+  counts only in a sans-serif face beside a serif body (BMC's and Springer's lowest level);
 - isolation: short (at most 14 words), not ending like a sentence or a run-in head (`.`, `,`, `;`, `:`), starting
   its own block or set off by space above, flush with the text that follows it or centred over it; a line with
   a sentence break inside is a run-in head ("Datasets. We use ...") and stays in its parent's content;
@@ -56,7 +57,17 @@ def _distinct(row: Row, body: float, body_font: str) -> bool:
     letters = [c for c in row.text if c.isalpha()]
     if len(letters) >= 4 and row.text.isupper() and row.size >= body - 1.0:
         return True
-    return row.font != body_font and row.font_share >= 0.9 and not row.italic and row.size >= body - 1.0
+    # italic alone is emphasis, but an italic line in a sans-serif face beside a serif body is a heading's typography
+    # (BMC, SpringerOpen and Springer journals set their lowest heading level so)
+    return row.font != body_font and row.font_share >= 0.9 and row.size >= body - 1.0 \
+        and (not row.italic or (_sans(row.font) and not _sans(body_font)))
+
+
+SANS = re.compile(r"sans|helvet|arial|nimbussan|cmss|lmss|verdana|calibri|myriad|frutiger|univers|futura|gill", re.I)
+
+
+def _sans(font: str) -> bool:
+    return bool(SANS.search(font))
 
 
 def _candidate(rows: list[Row], i: int, body: float, body_font: str) -> bool:
