@@ -153,6 +153,10 @@ _PRINTED = [
     (r"((?:Journal|International Journal|Annals|Proceedings|Transactions)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,10}) "
      r"\(" + _YEAR + r"\) \d+:\d+", None, None),
     (r"(International Journal(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,8}) \d+:\d+ " + _YEAR, None, None),
+    # a journal's footer or header with its volume and issue: "The R Journal Vol. 13/1, June 2021", "Journal of
+    # Open Source Software, Vol. 5, No. 12, December 2020"
+    (r"((?:The )?[A-Z][A-Za-z]*(?: (?:[A-Z][A-Za-z]*|of|and|for|the|in|on|&)){0,8}),? Vol(?:\.|ume) \d+(?:/\d+|, No\. \d+)?,? "
+     + _MONTHS + r" " + _YEAR, None, None),
     # a journal's masthead as OUP, Wiley and T&F set it above the title: "Bioinformatics, 2026, pp. 1–5",
     # "Journal of Economic Geography, 2019, Vol. 19, No. 2, 12–40" (journal name, year, then pages or volume)
     (r"(?:^|[.|] )((?:[A-Z][a-z]+|of|and|for|the|in|on|&)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){0,8}), " + _YEAR
@@ -181,7 +185,7 @@ def _title_case(name: str) -> str:
 
 
 # patterns too loose to run over a whole page: only over the furniture text (headers, footers, margins)
-_LOOSE = 6
+_LOOSE = 7
 
 
 def detect_printed_venue(text: str, whole_page: bool = False) -> Venue | None:

@@ -155,3 +155,28 @@ def _meta_of(path):
     from pipeline.parse.pymupdf import PyMuPDFBackend
 
     return PyMuPDFBackend().parse(path, ParseOptions(), views=["metadata"]).metadata
+
+
+def test_run_in_abstract_label_apart_from_its_text(tmp_path: Path) -> None:
+    """`Abstract` in bold, a quad, then the text: the text layer keeps the label as a line of its own beside the
+    abstract's first line (the R Journal's layout); that first line belongs to the abstract."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 90), "Learning Sparse Routing for Long Documents", fontsize=18, fontname="hebo")
+    page.insert_text((72, 120), "by Anna Rossi and Kenji Tanaka", fontsize=12, fontname="tiro")
+    page.insert_text((72, 150), "Abstract", fontsize=10, fontname="tibo")
+    first = "Transformer encoders scale quadratically with the length of"
+    page.insert_text((128, 150), first, fontsize=10, fontname="tiro")
+    for i, text in enumerate(["their input, which makes the classification of long documents expensive for",
+                              "every reader. We propose a routing layer that learns which tokens to read."]):
+        page.insert_text((72, 162 + 12 * i), text, fontsize=10, fontname="tiro")
+    page.insert_text((72, 230), "Introduction", fontsize=14, fontname="hebo")
+    page.insert_text((72, 250), "Long documents are everywhere and we read them with transformers today.", fontsize=10,
+                     fontname="tiro")
+    path = tmp_path / "runin.pdf"
+    doc.save(path)
+    md = Metadata(title="", abstract="", authors=[], num_pages=1)
+    with pymupdf.open(path) as pdf:
+        extract_metadata(analyze_document(pdf), path, ParseOptions(), md)
+    assert md.abstract.startswith(first), md.abstract
+    assert md.abstract.endswith("which tokens to read."), md.abstract

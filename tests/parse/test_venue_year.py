@@ -27,6 +27,7 @@ PRINTED = [
     ("Moreau et al. BMC Medical Informatics and Decision Making (2026) 26:152 https://doi.org/10.1186/s12911",
      "BMC Medical Informatics and Decision Making", 2026),
     ("Chen et al. Journal of Big Data (2019) 6:54 Page 2 of 21", "Journal of Big Data", 2019),
+    ("The R Journal Vol. 13/1, June 2021 ISSN 2073-4859", "The R Journal", 2021),
     ("Pattern Recognition 155 (2024) 110732 Contents lists available at ScienceDirect", "Pattern Recognition", 2024),
     ("∗Indicates equal contributions. Published as a conference paper in ECCV’18.", "ECCV", 2018),
     ("Accepted at AAAI 2021. Code: https://github.com/x/y", "AAAI", 2021),

@@ -1015,6 +1015,59 @@ def bmc_like() -> Style:
                  sentences=-2, running=[head])
 
 
+def rjournal_item(i: int, e: dict) -> str:
+    """The R Journal's references (plainnat with URLs and back-references): `A. Rossi and K. Tanaka. Title.
+    Journal, 21(3):1–29, 2020. URL https://doi.org/10.32614/RJ-2020-012. [p3]`; every third entry is software
+    (`R package version 1.2.0`) with a long CRAN URL that breaks over lines."""
+    names = [f"{initials(split(a)[0])} {split(a)[1]}" for a in e["authors"]]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    slug = e["title"].lower().split()[0]
+    if i % 3 == 1:
+        pkg = f"{slug}{i}"
+        return (f"\\bibitem[{natbib_key(e)}]{{{e['key']}}}\n{who}. \\emph{{{pkg}: {e['title']}}}, {e['year']}. "
+                f"URL \\url{{https://CRAN.R-project.org/package={pkg}/vignettes/getting-started-with-{slug}-and-friends.html}}. "
+                f"R package version 1.{i % 7}.0. [p{1 + i % 4}]")
+    where = (f"\\emph{{{e['journal']}}}, {e['volume']}({e['number']}):{e['pages']}, {e['year']}" if e["type"] == "article"
+             else f"In \\emph{{{e['booktitle']}}}, pages {e['pages']}, {e['year']}")
+    return (f"\\bibitem[{natbib_key(e)}]{{{e['key']}}}\n{who}. {e['title']}. {where}. "
+            f"URL \\url{{https://doi.org/10.32614/RJ-{e['year']}-{i:03d}}}. [p{1 + i % 4}]")
+
+
+def rjournal_like() -> Style:
+    """The R Journal (its RJournal.sty is not in TeX Live): one column, the title over a `by` line of authors, the
+    abstract as a run-in `Abstract` paragraph, unnumbered bold headings, the authors' addresses printed after the
+    references, and plainnat-like references with URLs (long CRAN URLs broken over lines), `R package version`
+    notes and `[p3]` page back-references."""
+    preamble = COMMON + r"""
+\usepackage{mathpazo}
+\usepackage[scaled=0.92]{helvet}
+\usepackage[a4paper,top=2.5cm,bottom=2.5cm,left=3cm,right=3cm]{geometry}
+\usepackage[round]{natbib}
+\usepackage[hyphens]{url}
+\usepackage[labelfont=bf,font=small]{caption}
+\setcounter{secnumdepth}{0}
+""" + titlesec(r"\normalfont\sffamily\Large\bfseries", r"\normalfont\sffamily\large\bfseries",
+               r"\normalfont\sffamily\normalsize\bfseries") + r"""
+\usepackage{fancyhdr}
+\pagestyle{fancy}\fancyhf{}\renewcommand{\headrulewidth}{0pt}
+\fancyhead[L]{\small\sffamily CONTRIBUTED RESEARCH ARTICLE}\fancyhead[R]{\small\sffamily\thepage}
+\fancyfoot[L]{\small\sffamily The R Journal Vol.\ 18/2, December 2026}\fancyfoot[R]{\small\sffamily ISSN 2073-4859}"""
+    by = ", ".join(a.name for a in AUTHORS[:-1]) + ", and " + AUTHORS[-1].name
+    front = rf"""{{\raggedright\sffamily\huge\bfseries {TITLE}\par}}\vspace{{0.8em}}
+{{\noindent\large by {by}\par}}\vspace{{1em}}
+\noindent\textbf{{Abstract}}\quad {ABSTRACT}
+"""
+    newline = r"\\ "
+    addresses = "\n".join(rf"\noindent {a.name}\\ {affil(a.affil).replace(', ', newline)}\\ \url{{{a.email}}}\par\medskip"
+                          for a in AUTHORS)
+    return Style("rjournal_like", "R Journal look (article, one column): `by` author line, run-in Abstract, "
+                 "unnumbered sans headings, references with URLs, R package notes and [p3] back-references, "
+                 "author addresses after the references", "[10pt]{article}", preamble, front, None, twocolumn=False,
+                 caption_sep=": ", cite="citep", refs=27, bib="items", bibitem=rjournal_item,
+                 end="\\bigskip\n" + addresses, sentences=-1,
+                 running=["The R Journal Vol. 18/2, December 2026", "CONTRIBUTED RESEARCH ARTICLE"])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
-          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like]
+          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like]

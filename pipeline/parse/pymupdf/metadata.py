@@ -364,7 +364,14 @@ def _read_after(lines: list[Line], i: int, rest: str, title: list[Line], width: 
     size = 0.0
     prev = None
     lo, hi = line.bbox[0], line.bbox[2]  # the abstract's column: the heading's extent, widened by its lines
+    if not rest:  # a run-in heading the text layer keeps as a line of its own ("Abstract", a quad, the text)
+        beside = [l for l in lines if l is not line and abs(l.bbox[1] - line.bbox[1]) < 0.5 * line.max_size
+                  and 0 <= l.bbox[0] - line.bbox[2] < 3 * line.max_size]
+        if beside:
+            body, hi, prev = [_plain(beside[0])], beside[0].bbox[2], beside[0]
     for nxt in lines[i + 1:]:
+        if nxt is prev:
+            continue
         if nxt.bbox[0] >= hi or nxt.bbox[2] <= lo or _in_sidebar(nxt, title, width):
             continue  # another box or column (Elsevier's article-info box beside the abstract)
         t = nxt.text
