@@ -73,3 +73,13 @@ def test_a_double_spaced_working_paper_reads_in_paragraphs():
     doc = parse_pdf(CORPUS2 / "econ_wp2000_why_rich_save.pdf", ParseOptions())
     paragraphs = [p for p in doc.pages[2].text.split("\n\n") if p.strip()]
     assert len(paragraphs) <= 8, len(paragraphs)  # 25 lines of running text; one paragraph per line before
+
+
+@pytest.mark.skipif(not (CORPUS2 / "elife_elife2012_sulfonolipid.pdf").exists(), reason="corpus2 is absent")
+def test_a_first_page_sidebar_is_read_after_the_body():
+    """eLife's first page: the article history and correspondence sidebar left of an indented text column is read
+    after the body, so the introduction runs on into its next heading instead of into `Received: ...`."""
+    doc = parse_pdf(CORPUS2 / "elife_elife2012_sulfonolipid.pdf", ParseOptions())
+    text = doc.pages[0].text
+    assert text.index("Results") < text.index("Received:") < text.index("Reviewing editor")
+    assert "Received:" not in (doc.pages[0].prose or "")

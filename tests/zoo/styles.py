@@ -1068,6 +1068,59 @@ def rjournal_like() -> Style:
                  running=["The R Journal Vol. 18/2, December 2026", "CONTRIBUTED RESEARCH ARTICLE"])
 
 
+def peerj_item(i: int, e: dict) -> str:
+    """PeerJ's references: `Rossi A, Tanaka K. 2020. Title. Journal of X 21(3):1–29 DOI 10.7717/peerj.12345.`
+    (surnames with unpunctuated initials, the year after the names, the DOI as the entry's last words)."""
+    names = [surname_first(split(a), dots=False, sep=" ") for a in e["authors"]]
+    who = ", ".join(names)
+    where = (f"\\emph{{{e['journal']}}} {e['volume']}({e['number']}):{e['pages']}" if e["type"] == "article"
+             else f"In: \\emph{{{e['booktitle']}}}. {e['pages']}")
+    return (f"\\bibitem[{natbib_key(e)}]{{{e['key']}}}\n{who}. {e['year']}. {e['title']}. {where} "
+            f"DOI 10.{5000 + i}/{e['key'][:6]}.{e['year']}.{i:02d}.")
+
+
+def peerj_like() -> Style:
+    """A PeerJ article look (wlpeerj.cls is not in TeX Live): one wide column with a left margin holding page 1's
+    Submitted / Accepted / Published dates, academic editor and licence, capitals level-1 headings (`MATERIALS &
+    METHODS` style), `How to cite this article` footer on page 1, and `Surname I, Surname I. 2020. Title. Journal
+    12:45–67 DOI ...` references."""
+    preamble = COMMON + r"""
+\usepackage{mathptmx}
+\usepackage[scaled=0.92]{helvet}
+\usepackage[a4paper,top=2.2cm,bottom=2.6cm,left=5.2cm,right=1.8cm,marginparwidth=3.6cm,marginparsep=0.5cm]{geometry}
+\usepackage[authoryear,round]{natbib}
+\usepackage[labelfont=bf,labelsep=period,font=small]{caption}
+\setcounter{secnumdepth}{0}
+\reversemarginpar
+""" + titlesec(r"\normalfont\sffamily\bfseries", r"\normalfont\sffamily\bfseries", r"\normalfont\sffamily\itshape\bfseries",
+               upper1=True) + r"""
+\usepackage{fancyhdr}
+\pagestyle{fancy}\fancyhf{}\renewcommand{\headrulewidth}{0pt}
+\fancyfoot[L]{\footnotesize\sffamily Moreau et al. (2026), \textit{PeerJ Comput. Sci.}, DOI 10.7717/peerj-cs.2214}\fancyfoot[R]{\footnotesize\sffamily\thepage/\pageref{LastPage}}
+\usepackage{lastpage}"""
+    side = (r"\marginpar{\scriptsize\sffamily\raggedright Submitted 12 March 2026\\ Accepted 4 August 2026\\ Published 24 "
+            r"November 2026\par\medskip Corresponding author\\ " + AUTHORS[0].name + r"\\ " + AUTHORS[0].email
+            + r"\par\medskip Academic editor\\ Maria Rossi\par\medskip DOI 10.7717/peerj-cs.2214\par\medskip "
+            r"Copyright 2026 Moreau et al.\par\medskip Distributed under Creative Commons CC-BY 4.0}")
+    front = rf"""\thispagestyle{{fancy}}
+{{\raggedright\sffamily\LARGE\bfseries {TITLE}\par}}\vspace{{1em}}
+{side}{{\sffamily\bfseries {names_line(last_sep=' and ')}\par}}\vspace{{0.5em}}
+{{\small {AFFIL_LINES}\par}}\vspace{{1em}}
+{{\sffamily\bfseries ABSTRACT\par}}\vspace{{0.3em}}
+{ABSTRACT}\par\vspace{{0.6em}}
+{{\small\sffamily\bfseries Subjects}} {{\small Artificial Intelligence, Natural Language and Speech}}\par
+{{\small\sffamily\bfseries Keywords}} {{\small {', '.join(KEYWORDS).capitalize()}}}\par\vspace{{0.8em}}
+"""
+    return Style("peerj_like", "PeerJ look (article, one column with a left margin): Submitted/Accepted/Published "
+                 "dates in the margin, capitals sans headings, DOI footer, `Surname I, Surname I. 2020. Title. "
+                 "Journal 12:45–67 DOI ...` references", "[10pt]{article}", preamble, front, None,
+                 upper_levels=(1,), twocolumn=False, caption_sep=". ", cite="citep", refs=26, bib="items",
+                 bibitem=peerj_item, bib_heading="REFERENCES", ack_heading="ACKNOWLEDGEMENTS", sentences=-1,
+                 running=["Moreau et al. (2026), PeerJ Comput. Sci., DOI 10.7717/peerj-cs.2214",
+                          "Submitted 12 March 2026", "Copyright 2026 Moreau et al.",
+                          "Distributed under Creative Commons CC-BY 4.0"])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
-          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like]
+          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like]

@@ -684,8 +684,38 @@ def analyze_document(doc: pymupdf.Document, ocr: OCROptions | None = None) -> Do
                     continue
                 if gutter is not None:
                     p.blocks, p.gutter, p._edges = ordered, gutter[0], gutter[1:]
+    if pages:
+        _mark_sidebar(pages[0])
     mark_running(pages)
     return DocumentAnalysis(doc=doc, pages=pages, ocr=ocr or OCROptions())
+
+
+def _mark_sidebar(p: PageAnalysis) -> None:
+    """A first page's left sidebar (PeerJ's Submitted / Accepted / Academic editor / Copyright column, MDPI's
+    and Frontiers' article history beside an indented text column): blocks of small print that end left of where
+    the page's body lines start, when those start past a fifth of the page width, are read after the page body
+    as margin text (in the page text, not in prose, sections or chunks), instead of row by row beside it. Only
+    when everything left of the body is such narrow small print."""
+    sizes: Counter[float] = Counter()
+    for line in p.lines:
+        sizes[line.size] += len(line.text)
+    if not sizes:
+        return
+    body = sizes.most_common(1)[0][0]
+    main = sorted(l.bbox[0] for l in p.lines if l.horizontal and abs(l.size - body) < 0.6)
+    if len(main) < 10:
+        return
+    left = main[len(main) // 10]
+    if left < 0.2 * p.width:
+        return
+    side = [b for b in p.blocks if not b.margin and b.bbox[2] < left - 2]
+    # a sidebar is narrow: anything left of the body reaching past 30 % of the width is a column of the page
+    # (a two-column first page whose left column holds the abstract and footnotes in smaller print)
+    if not side or any(b.bbox[2] >= 0.3 * p.width or any(l.size >= body - 0.5 for l in b.lines) for b in side):
+        return
+    for b in side:
+        b.margin = True
+    p.blocks = [b for b in p.blocks if not b.margin] + [b for b in p.blocks if b.margin]
 
 
 def _analyze_pages(doc: pymupdf.Document, options: OCROptions) -> list[PageAnalysis]:
