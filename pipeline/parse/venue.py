@@ -149,7 +149,7 @@ _PRINTED = [
      + _YEAR + r"\b", None, None),
     # Elsevier and Springer mastheads: "Pattern Recognition 155 (2024) 110732", "Journal of X (2015) 12:33"
     (r"((?:[A-Z][a-z]+|of|and|for|the|in|on|&)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,9}) \d+ \(" + _YEAR
-     + r"\) \d+", None, None),
+     + r"\),? \d+", None, None),  # ... and AMS-style "Annals of Mathematics 204 (2026), 1–9"
     (r"((?:Journal|International Journal|Annals|Proceedings|Transactions)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,10}) "
      r"\(" + _YEAR + r"\) \d+:\d+", None, None),
     (r"(International Journal(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,8}) \d+:\d+ " + _YEAR, None, None),
@@ -246,6 +246,7 @@ _DOI_JOURNALS = [
     (r"10\.1371/journal\.pmed\.", "PLOS Medicine"), (r"10\.1371/journal\.ppat\.", "PLOS Pathogens"),
     (r"10\.7554/eLife\.", "eLife"), (r"10\.7717/peerj-cs\.", "PeerJ Computer Science"), (r"10\.7717/peerj\.", "PeerJ"),
     (r"10\.1093/mnras/", "MNRAS"), (r"10\.32614/RJ-", "The R Journal"),
+    (r"10\.4007/annals\.", "Annals of Mathematics"), (r"10\.1090/jams/", "Journal of the American Mathematical Society"),
     (r"10\.1103/PhysRevLett\.", "Physical Review Letters"), (r"10\.1103/PhysRev([A-EX])\.", "Physical Review {}"),
 ]
 # ACL Anthology DOIs: 10.18653/v1/2023.acl-long.12, 10.18653/v1/2021.findings-emnlp.3, 10.18653/v1/N19-1423

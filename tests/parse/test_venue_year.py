@@ -28,6 +28,7 @@ PRINTED = [
      "BMC Medical Informatics and Decision Making", 2026),
     ("Chen et al. Journal of Big Data (2019) 6:54 Page 2 of 21", "Journal of Big Data", 2019),
     ("The R Journal Vol. 13/1, June 2021 ISSN 2073-4859", "The R Journal", 2021),
+    ("Annals of Mathematics 204 (2026), 1–9 https://doi.org/10.4007/annals.2026.204.3.4", "Annals of Mathematics", 2026),
     ("Pattern Recognition 155 (2024) 110732 Contents lists available at ScienceDirect", "Pattern Recognition", 2024),
     ("∗Indicates equal contributions. Published as a conference paper in ECCV’18.", "ECCV", 2018),
     ("Accepted at AAAI 2021. Code: https://github.com/x/y", "AAAI", 2021),
@@ -62,6 +63,7 @@ def test_no_venue_in_plain_prose():
     ("https://doi.org/10.1371/journal.pcbi.1004215", "PLOS Computational Biology", None),
     ("PHYSICAL REVIEW D 99, 016001 (2019) DOI: 10.1103/PhysRevD.99.016001", "Physical Review D", None),
     ("The R Journal Vol. 13/1, June 2021, doi: 10.32614/RJ-2021-048", "The R Journal", None),
+    ("https://doi.org/10.4007/annals.2026.204.3.4", "Annals of Mathematics", None),
     ("pages 4171–4186. doi: 10.18653/v1/N19-1423", "NAACL", 2019),
     ("https://doi.org/10.18653/v1/2023.acl-long.12", "ACL", 2023),
 ])

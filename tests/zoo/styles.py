@@ -1121,6 +1121,34 @@ def peerj_like() -> Style:
                           "Distributed under Creative Commons CC-BY 4.0"])
 
 
+def aomart() -> Style:
+    """aomart (Annals of Mathematics): amsart's relative with the journal's own front matter: the title in capitals,
+    authors in small capitals, the abstract set before the text, the journal's masthead on page 1 (`Annals of
+    Mathematics 204 (2026), 1–8`), `1. Introduction` centred headings, run-in lower levels, amsplain references."""
+    authors = "\n".join(rf"\author[{initials(a.first)} {a.last}]{{{a.name}}}\address{{{affil(a.affil)}}}\email{{{a.email}}}"
+                        for a in AUTHORS)
+    # aomart takes the title and authors in the preamble, the abstract before \maketitle
+    preamble = COMMON_LM + rf"""
+\volumenumber{{204}}
+\issuenumber{{3}}
+\publicationyear{{2026}}
+\papernumber{{4}}
+\received{{March 12, 2026}}
+\title[{SHORT_TITLE}]{{{TITLE}}}
+{authors}
+\subjclass[2020]{{Primary 68T07; Secondary 68T50}}
+\keywords{{{', '.join(KEYWORDS)}}}"""
+    front = rf"""\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\maketitle
+"""
+    return Style("aomart", "aomart (Annals of Mathematics): capitals title, small-caps authors, abstract before the "
+                 "text, journal masthead, centred numbered headings, run-in lower levels, amsplain references",
+                 "[final]{aomart}", preamble, front, arabic_dotted("."), twocolumn=False, caption_sep=". ", refs=18,
+                 bst="amsplain", running=[])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
-          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like]
+          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart]
