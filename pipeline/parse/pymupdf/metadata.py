@@ -205,8 +205,11 @@ def _title_case(title: str) -> str:
 
 
 def extract_title(page: PageAnalysis, pages: list[PageAnalysis] | None = None,
-                  body_size: float = 10.0) -> tuple[str, list[Line]]:
-    lines = _title_lines(page, _edge_lines(pages or [page]), body_size, line_spacing(pages or [page], body_size))
+                  body_size: float = 10.0, spacing: float | None = None) -> tuple[str, list[Line]]:
+    """`spacing`: the document's `line_spacing` when the caller has it (measured here otherwise)."""
+    if spacing is None:
+        spacing = line_spacing(pages or [page], body_size)
+    lines = _title_lines(page, _edge_lines(pages or [page]), body_size, spacing)
     title = _TITLE_MARKS.sub("", join_lines([_case_fixed(l) for l in lines]))
     letters = [c for c in title if c.isalpha()]
     if letters and all(c.isupper() for c in letters) and len(letters) > 12:
@@ -477,7 +480,7 @@ def extract_metadata(facts: DocumentFacts | DocumentAnalysis, path: Path, option
     first = front_page(facts.pages)
     md.pdf_path = str(path)
     md.num_pages = len(facts.pages)
-    md.title, title_lines = extract_title(first, facts.pages, facts.body_size)
+    md.title, title_lines = extract_title(first, facts.pages, facts.body_size, facts.analysis.line_spacing)
     md.abstract, abstract_y = extract_abstract(first, title_lines)
     md.authors = extract_authors(first, title_lines, abstract_y, facts.body_size)
     pages = {facts.pages[0].number: facts.pages[0], first.number: first}.values()
