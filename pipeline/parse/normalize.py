@@ -17,7 +17,10 @@ Rules, in order:
 4. **Spacing accents composed** with their letter: LaTeX PDFs often draw an accent as its own spacing glyph before
    the letter (`Nystr¨om`, `G¨odel`, `ˆS`), after it (the cedilla: `Franc¸ois`) or between two copies of it
    (`Nystro¨om`); each becomes the combining mark on its letter, then NFC (`Nyström`). A grave accent counts only
-   between letters (`Br`ezis`), so code and quotes keep their backticks.
+   between letters (`Br`ezis`), so code and quotes keep their backticks. Some typesetters draw every accent after its
+   letter (`Pedro´s-Alio´`, `He´le`ne`): the document's convention is voted over its page text (accents closing a
+   word against accents opening one, `accents_drawn_after`) and an accent inside a word goes to the letter before it
+   in such a document.
 5. **Mathematical alphanumerics** (U+1D400-U+1D7FF, and U+210E) folded to their plain letter or digit (𝐾 -> K,
    𝛼 -> α, 𝟏 -> 1): in prose they are italic letters of inline maths, which search must see as letters.
 6. **Lines of a paragraph joined**, a word broken at a line end re-joined. Whether `compo-` + `nent` is one word or a
@@ -58,8 +61,15 @@ _BETWEEN_COPIES = re.compile(rf"([{_LETTER}])([{_ACC}])\1")  # Nystro¨om
 _BEFORE_IN_WORD = re.compile(rf"(?<=[{_LETTER}])([{_ACC}]) ?([{_LETTER}])")  # Nystr¨om, Nystr¨ om
 _BEFORE = re.compile(rf"([{_ACC}]) ?([{_LETTER}])")  # ˆS, ¨Ozg¨ur, and inline maths' "φ ˜ K"
 _GRAVE = re.compile(rf"(?<=[{_LETTER}])`([{_LETTER}])")
+_GRAVE_AFTER = re.compile(rf"([{_LETTER}])`(?=[{_LETTER}])")
 _CEDILLA_AFTER = re.compile(rf"([{_LETTER}])¸")
 _AFTER = re.compile(rf"([{_LETTER}])([{_ACC}])(?![{_LETTER}])")
+_AFTER_IN_WORD = re.compile(rf"([{_LETTER}])([{_ACC}])(?=[{_LETTER}])")  # Pedro´s, He´le`ne (accent after its letter)
+# the document's convention, voted over its text: an accent closing a word (Alio´ ,) is drawn after its letter; one
+# opening a word (´Eric, ˆx) before it. TeX draws accents before their letter; some typesetters (Arbortext, 3B2 via
+# Distiller, as Nature and PLOS printed around 2012) after it, and a letter between two accents is ambiguous alone.
+_VOTE_AFTER = re.compile(rf"[{_LETTER}][{_ACC}](?=[ ,.;:)\]])")
+_VOTE_BEFORE = re.compile(rf"(?:(?<=[ (\[\n])|^)[{_ACC}][{_LETTER}]", re.M)
 # a combining mark drawn before its letter (a vector arrow U+20D7 before V): moved after it
 _LOOSE_MARK = re.compile(r"(?:(?<=[^A-Za-z\u0300-\u036f\u20d0-\u20ff])|^)([\u0300-\u036f\u20d0-\u20ff]+)([A-Za-z0-9])")
 _NEGATION = re.compile(r"\u0338 ?([=<>∈∋≡∼≃≈⊂⊃⊆⊇∣∥])")  # a slash drawn before its relation: ̸= -> ≠
@@ -127,6 +137,7 @@ class Normalizer:
     """The rules of the module docstring, with the document's vocabulary and the counts of what was rewritten."""
     vocab: Vocabulary = field(default_factory=Vocabulary)
     stats: Counter[str] = field(default_factory=Counter)
+    accents_after: bool = False  # the document draws spacing accents after their letter (`accents_drawn_after`)
 
     # ---- character level (every text field, table cells too) ----------------------------------------------
 
@@ -161,10 +172,16 @@ class Normalizer:
         if "¸" in s:
             s = _CEDILLA_AFTER.sub(lambda m: compose(m[1], "¸"), s)
         if _ANY_SPACING.search(s) or "`" in s:
-            s = _BETWEEN_COPIES.sub(lambda m: compose(m[1], m[2]), s)
-            s = _BEFORE_IN_WORD.sub(lambda m: compose(m[2], m[1]), s)
-            if "`" in s:
-                s = _GRAVE.sub(lambda m: compose(m[1], "`"), s)
+            if self.accents_after:  # its letter first, so `Delboulbe´ A.` stays two words
+                s = _AFTER_IN_WORD.sub(lambda m: compose(m[1], m[2]), s)
+                if "`" in s:
+                    s = _GRAVE_AFTER.sub(lambda m: compose(m[1], "`"), s)
+                s = _AFTER.sub(lambda m: compose(m[1], m[2]), s)
+            else:
+                s = _BETWEEN_COPIES.sub(lambda m: compose(m[1], m[2]), s)
+                s = _BEFORE_IN_WORD.sub(lambda m: compose(m[2], m[1]), s)
+                if "`" in s:
+                    s = _GRAVE.sub(lambda m: compose(m[1], "`"), s)
             s = _BEFORE.sub(lambda m: compose(m[2], m[1]) if m[1] != "`" else m[0], s)
             s = _AFTER.sub(lambda m: compose(m[1], m[2]) if m[2] != "`" else m[0], s)
         if "\u0338" in s:  # a negation slash drawn before its relation, composed by NFC (= + U+0338 is U+2260)
@@ -249,10 +266,21 @@ def _table_html(norm: Normalizer, html: str) -> str:
     return re.sub(r"(?<=>)([^<]+)(?=<)", lambda m: norm.chars(m[1]), html) if html else html
 
 
+def accents_drawn_after(texts) -> bool:
+    """Whether a document draws its spacing accents after their letter (`Pedro´s-Alio´`), by a vote over its text:
+    accents closing a word against accents opening one (TeX's `´Eric`, `ˆx`); ties (no evidence) read TeX's way."""
+    after = before = 0
+    for text in texts:
+        if text and _ANY_SPACING.search(text):
+            after += len(_VOTE_AFTER.findall(text))
+            before += len(_VOTE_BEFORE.findall(text))
+    return after > before
+
+
 def normalize_paper(paper) -> Counter[str]:
     """Normalise every text view of a merged ParsedPaper in place; returns (and stores in paper.text_stats) the
     counts of rewrites."""
-    norm = Normalizer()
+    norm = Normalizer(accents_after=accents_drawn_after(page.text for page in paper.pages))
     for page in paper.pages:
         norm.vocab.add(page.text)
     for s in paper.sections:

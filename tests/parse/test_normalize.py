@@ -2,11 +2,15 @@
 paper pass over every view whatever backend made it."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pipeline.document import Equation, Metadata, Page, ParsedPaper, Reference, Section, Table
 from pipeline.parse.normalize import Vocabulary, hyphen_join, normalize_paper, normalize_text
 from pipeline.parse.quality import text_defects
+
+CORPUS2 = Path(__file__).resolve().parents[2].parent / "shared" / "corpus2"
 
 CASES = [
     # (what, raw, normalised)
@@ -112,3 +116,37 @@ def test_every_view_of_a_paper_is_normalised_but_latex_keeps_math_letters() -> N
     before = (paper.pages[0].text, paper.sections[0].content, paper.tables[0].html, paper.references[0].text)
     normalize_paper(paper)  # a second pass changes nothing
     assert (paper.pages[0].text, paper.sections[0].content, paper.tables[0].html, paper.references[0].text) == before
+
+
+def test_accents_drawn_after_their_letter_follow_the_documents_convention() -> None:
+    """Arbortext / 3B2 PDFs (Nature, PLOS around 2012) draw an accent after its letter: a vote over the page text
+    (accents closing words against accents opening them) decides which letter an accent inside a word belongs to."""
+    after = "Pedro´s-Alio´, C. Marine diversity.\n\nHe´le`ne Pasquier, Universite´ Paris Sud, Dro¨ge J."
+    paper = ParsedPaper(pdf_path="x.pdf", metadata=Metadata(title="T", abstract="", authors=["He´le`ne Pasquier"]),
+                        pages=[Page(1, 600, 800, after, prose=after)],
+                        references=[Reference(0, "Pedro´s-Alio´, C. & Dro¨ge, J. Title. Nature 1, 2 (2012).", 1)])
+    normalize_paper(paper)
+    assert paper.pages[0].text == ("Pedrós-Alió, C. Marine diversity.\n\n"
+                                   "Hélène Pasquier, Université Paris Sud, Dröge J.")
+    assert paper.metadata.authors == ["Hélène Pasquier"]
+    assert paper.references[0].text == "Pedrós-Alió, C. & Dröge, J. Title. Nature 1, 2 (2012)."
+    # TeX's way (accent before its letter, word-opening accents and maths hats) is unchanged, and is the default
+    tex = "´Eric Moulines and K. G¨odel, Nystro¨om; ˆx is the estimate of Montr´eal"
+    paper = ParsedPaper(pdf_path="y.pdf", metadata=Metadata(title="T", abstract="", authors=[]),
+                        pages=[Page(1, 600, 800, tex, prose=tex)])
+    normalize_paper(paper)
+    assert paper.pages[0].text == "Éric Moulines and K. Gödel, Nyström; x̂ is the estimate of Montréal"
+    assert normalize_text("He´le`ne") == "Heĺeǹe"  # alone, without the document's vote, TeX's way
+
+
+@pytest.mark.skipif(not (CORPUS2 / "plos_plosone2012_cyan_fluorescent_t65s.pdf").exists(),
+                    reason="corpus2 is absent (it sits beside the repo in CI)")
+def test_accents_after_their_letter_in_real_papers() -> None:
+    from pipeline.parse.core import parse_pdf
+
+    plos = parse_pdf(CORPUS2 / "plos_plosone2012_cyan_fluorescent_t65s.pdf")
+    text = " ".join(p.text for p in plos.pages)
+    assert "Université" in text and "Réfrégiers" in text and "Förster" in text and "Heĺe" not in text
+    nature = parse_pdf(CORPUS2 / "nature_nature2013_microbial_dark_matter.pdf")
+    refs = " ".join(r.text for r in nature.references)
+    assert "Pedrós-Alió" in refs and "Dröge" in refs and "Pedroś" not in refs
