@@ -75,6 +75,7 @@ class Style:
     invisible_source: bool = False  # each equation carries its LaTeX source as invisible text (render mode 3)
     # a supplement after everything else (`end` holds its LaTeX): its headings as printed, in order, for the truth
     end_headings: list[tuple[int, str]] = field(default_factory=list)
+    placement: str = "[tbp]"  # float placement; "" where the class fixes it (nature.cls: its table takes none)
 
     def heading(self, sec: Section, nums: list[int], in_appendix: bool = False) -> str:
         """The heading as printed: number prefix + title, capitals where the class prints them."""
@@ -134,7 +135,7 @@ def _float(fl: Float, style: Style) -> str:
         parts = [cap, inner] if style.table_caption_above else [inner, cap]
     else:
         parts = [_tikz(fl.plot, fl.wide and style.twocolumn), cap]
-    return f"\\begin{{{env}}}[tbp]\n\\centering\n" + "\n".join(parts) + f"\n\\end{{{env}}}"
+    return f"\\begin{{{env}}}{style.placement}\n\\centering\n" + "\n".join(parts) + f"\n\\end{{{env}}}"
 
 
 def _equation(eq: Equation, style: Style) -> str:

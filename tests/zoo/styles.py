@@ -1149,6 +1149,100 @@ def aomart() -> Style:
                  bst="amsplain", running=[])
 
 
+def nature() -> Style:
+    """nature.cls, the Nature submission format authors send (and preprint servers and PMC author manuscripts carry):
+    12 pt Times at double spacing, a sans-serif title, authors joined by `&` with numbered affiliation marks and the
+    affiliations in slanted type, the abstract as the first bold paragraph (no heading), unnumbered bold headings at
+    body size with run-in bold second-level ones, superscript citations, numbered references with **no heading** right
+    after the text (naturemag.bst), tables on pages of their own in sans serif, and every figure legend (`Figure 1`
+    in bold, then the text) gathered at the end of the document."""
+    names = [rf"{a.name}$^{{{a.affil + 1}}}$" for a in AUTHORS]
+    author_line = ", ".join(names[:-1]) + " \\& " + names[-1]
+    affils = "\n".join(rf"\item {affil(i)}" for i in range(len(AFFILIATIONS)))
+    preamble = COMMON + r"""
+\setcounter{secnumdepth}{0}
+\makeatletter
+\renewcommand{\subsubsection}{\@startsection{subsubsection}{3}{0pt}{-0pt}{-0.5em}{\itshape}}
+\makeatother"""
+    front = rf"""\title{{{TITLE}}}
+\author{{{author_line}}}
+\maketitle
+\begin{{affiliations}}
+{affils}
+\end{{affiliations}}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+"""
+    return Style("nature", "nature.cls submission: double-spaced 12 pt Times, sans title, `&` author line with "
+                 "affiliation marks, bold abstract paragraph without heading, unnumbered bold body-size headings "
+                 "(run-in at level 2), superscript citations, references without a heading, tables on their own "
+                 "pages, figure legends gathered at the end", "{nature}", preamble, front, None, twocolumn=False,
+                 caption_sep=": ", caption_sep_figure=" ", refs=24, bst="naturemag", bib_heading="", sentences=-3,
+                 running=[], placement="")
+
+
+def jacow() -> Style:
+    """jacow.cls, the proceedings of the accelerator conferences (IPAC, LINAC, FEL, ICALEPCS on JACoW.org): A4, two
+    columns, a capitals title, author lines in JACoW's convention (initials and surnames, then their institution on
+    the same line: `L. Moreau, P. Raghunathan, Inria Saclay, Palaiseau, France`), an italic `Abstract` heading,
+    unnumbered centred capitals section headings, italic subsection headings at a larger size, run-in bold level 3,
+    a centred `REFERENCES` heading over `[1]` entries in small type (IEEEtran.bst)."""
+    by_affil: dict[int, list] = {}
+    for a in AUTHORS:
+        by_affil.setdefault(a.affil, []).append(a)
+    printed = {a.name: f"{initials(a.first)} {a.last}" for a in AUTHORS}
+    lines = []
+    for k, group in by_affil.items():
+        who = ", ".join(printed[a.name] + (rf"\thanks{{{a.email}}}" if a is AUTHORS[0] else "") for a in group)
+        lines.append(f"{who}, {affil(k)}")
+    joined = " \\\\ ".join(lines)
+    front = rf"""\title{{{TITLE}}}
+\author{{{joined}}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+"""
+    return Style("jacow", "JACoW accelerator-conference proceedings (jacow.cls): capitals title, initials-and-surname "
+                 "author lines ending in their institution, italic `Abstract` heading, unnumbered centred capitals "
+                 "headings, italic larger subsection headings, run-in bold level 3, `REFERENCES` with `[1]` entries",
+                 "[a4paper]{jacow}", r"\usepackage{tikz}", front, None, upper_levels=(1,), caption_sep=": ",
+                 refs=20, bst="IEEEtran", bib_heading="REFERENCES", ack_heading="Acknowledgements", running=[],
+                 authors=[printed[a.name] for a in AUTHORS])
+
+
+def asmejour() -> Style:
+    """asmejour.cls (ASME journals: Journal of Mechanical Design, of Heat Transfer, of Applied Mechanics): a sans title
+    block with each author's name and affiliation in a column left of the ruled abstract, `1 Introduction` bold
+    headings, numbered run-in `1.1 Title.` (bold) and `1.1.1 Title.` (italic) sub-headings, `Fig. 1` / `Table 1`
+    captions, `[1]` references in ASME's own form (asmejour.bst: `Surname, I., and Surname, I., 2020, "Title," J.
+    Name, 12(3), pp. 45–67.`), and the journal's name and `Transactions of the ASME` in the footers."""
+    blocks = "\n".join(rf"\SetAuthorBlock{{{a.name}" + (r"\CorrespondingAuthor" if i == 0 else "") +
+                       rf"}}{{{AFFILIATIONS[a.affil][0]},\\ {AFFILIATIONS[a.affil][1]}, {AFFILIATIONS[a.affil][2]}\\ "
+                       rf"email: {a.email}}}" for i, a in enumerate(AUTHORS))
+    preamble = r"""\usepackage{tikz}
+\JourName{Mechanical Design}
+\PaperYear{2026}
+\PaperNumber{MD-26-1234}"""
+    keywords = ", ".join(KEYWORDS)
+    front = rf"""{blocks}
+\title{{{TITLE}}}
+\keywords{{{keywords}}}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\date{{}}
+\maketitle
+"""
+    return Style("asmejour", "ASME journal (asmejour.cls): author blocks beside the ruled abstract, `1 Introduction` "
+                 "headings, numbered run-in bold and italic sub-headings, `Fig. 1` captions, asmejour.bst references, "
+                 "`Journal of Mechanical Design` / `Transactions of the ASME` footers", "[nolists]{asmejour}", preamble,
+                 front, arabic_dotted(), caption_sep=". ", figure_name="Fig.", refs=22, bst="asmejour",
+                 running=["Journal of Mechanical Design", "Transactions of the ASME"])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
-          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart]
+          chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart,
+          nature, jacow, asmejour]

@@ -130,6 +130,8 @@ def _run_in(row: Row) -> tuple[Row, str, int] | None:
         return None
     lead, emphasis = "", None
     for line in row.lines:
+        if lead and not lead[-1].isspace():  # the number as a line of its own (ASME: "3.1", a quad, the title)
+            lead += " "
         for span in line.spans:
             text = span.text.strip()
             if text and not re.fullmatch(r"[\d.]+", text):  # the number may be set in the body font

@@ -40,6 +40,7 @@ paper that prints no abstract at all.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -260,16 +261,33 @@ def _ocr(line: Line) -> bool:
     return bool(line.spans) and all(sp.font == OCR_FONT for sp in line.spans)
 
 
+_UNFINISHED = re.compile(r"(?:,|\b(?:of|and|for|the|de|des|du|der|für|di|da|do|del|la|le|et|und|y|e)|[-–&])\s*$")
+
+
+# a name as initials and a surname ("L. Moreau", "D. K. Okafor", "J.-P. van der Berg")
+_UP = "A-ZÀ-ÖØ-ÞĀ-Ž"
+_INITIALS_NAME = re.compile(rf"(?:[{_UP}]\.\s?(?:-?[{_UP}]\.\s?)*)(?:[a-z]+\s){{0,2}}[{_UP}][\w'’-]+(?:[\s-][{_UP}][\w'’-]+)?")
+
+
 def _lead_names(line: Line) -> list[str]:
-    """Names in capitals before the line's first comma when an affiliation follows it: ACM's journal formats
-    (acmsmall, acmlarge) print `LÉA MOREAU, Inria Saclay, France` and `A AND B, Institution, Country`, one author
-    (or one group sharing an affiliation) per line. Empty for any other line."""
+    """Names before the affiliation on one line, one author (or one group sharing an affiliation) per line:
+    ACM's journal formats (acmsmall, acmlarge) print them in capitals before the first comma (`LÉA MOREAU, Inria
+    Saclay, France`, `A AND B, Institution, Country`); JACoW's proceedings (IPAC, LINAC, ...) as initials and surnames,
+    comma-separated, before the institution (`L. Moreau, P. Raghunathan, Inria Saclay, Palaiseau, France`). Empty for
+    any other line."""
     head, comma, rest = line.text.partition(",")
-    if not comma or not _caps(head) or not is_address(rest):
-        return []
-    parts = [p for p in re.split(r"\b(?:and|AND)\b|&", head) if p.strip()]
-    out = [n for n in (_plain_name(p) for p in parts) if n and _name_ok(n) and not _institution(n)]
-    return out if len(out) == len(parts) else []
+    if comma and _caps(head) and is_address(rest):
+        parts = [p for p in re.split(r"\b(?:and|AND)\b|&", head) if p.strip()]
+        out = [n for n in (_plain_name(p) for p in parts) if n and _name_ok(n) and not _institution(n)]
+        return out if len(out) == len(parts) else []
+    items = line.text.split(",")
+    out: list[str] = []
+    for k, item in enumerate(items):
+        got = [_plain_name(p) for p in re.split(r"\band\b|&", item) if p.strip()]
+        if not got or not all(_INITIALS_NAME.fullmatch(n) and _name_ok(n) for n in got):
+            return out if out and is_address(",".join(items[k:])) else []
+        out += got
+    return []
 
 
 def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | None, body_size: float) -> list[str]:
@@ -278,8 +296,34 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
     top = max(l.bbox[3] for l in title)
     bottom = abstract_y if abstract_y is not None else top + 0.25 * page.height
     in_title = {id(l) for l in title}
-    region = _rows([l for l in page.lines if l.horizontal and top < l.bbox[1] < bottom and id(l) not in in_title
-                    and not _ABSTRACT.match(l.text) and "@" not in l.text and not _in_sidebar(l, title, page.width)])
+    usable = lambda l: (l.horizontal and id(l) not in in_title and not _ABSTRACT.match(l.text)  # noqa: E731
+                        and "@" not in l.text)
+    region = _rows([l for l in page.lines if usable(l) and top < l.bbox[1] < bottom
+                    and not _in_sidebar(l, title, page.width)])
+    return _authors_in(page, region, title, body_size) or _authors_in(page, _beside(page, title, usable), title,
+                                                                      body_size)
+
+
+def _beside(page: PageAnalysis, title: list[Line], usable) -> list[Line]:
+    """A column of author blocks beside the title and abstract (ASME's journals: each name over its affiliation, left
+    of the title): lines clear of the title's horizontal extent in the top half of the page, in one block that starts
+    beside the title."""
+    x0, x1 = min(l.bbox[0] for l in title), max(l.bbox[2] for l in title)
+    t0, t1 = min(l.bbox[1] for l in title), max(l.bbox[3] for l in title)
+    side = [l for l in page.lines if usable(l) and l.bbox[1] < 0.5 * page.height
+            and (l.bbox[2] < x0 - 6 or l.bbox[0] > x1 + 6)]
+    for left in (True, False):
+        col = _rows([l for l in side if (l.bbox[2] < x0 - 6) == left])
+        for i in range(1, len(col)):
+            if col[i].bbox[1] - col[i - 1].bbox[3] > 60:
+                col = col[:i]
+                break
+        if col and col[0].bbox[1] < t1 and col[-1].bbox[3] > t0:
+            return col
+    return []
+
+
+def _authors_in(page: PageAnalysis, region: list[Line], title: list[Line], body_size: float) -> list[str]:
     if not region:
         return []
     for i in range(1, len(region)):  # a wide gap ends the author block (a teaser figure may follow)
@@ -290,6 +334,12 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
     lead = [l for l in region if l.size >= 0.8 * body_size and _lead_names(l)]
     if lead and not any(name_like(l) for l in region if l not in lead):
         return list(dict.fromkeys(n for l in lead for n in _lead_names(l)))
+    # an affiliation broken over lines: the line under one that ends unfinished ("..., Technical University of",
+    # "Inria Saclay,") goes on with it ("Kongens Lyngby, Denmark" is no author)
+    continued = {id(b) for a, b in zip(region, region[1:])
+                 if is_address(a.text) and _UNFINISHED.search(a.text) and abs(a.size - b.size) <= 0.3
+                 and _italic(a) == _italic(b) and b.bbox[1] - a.bbox[3] < 2 * a.size}  # double spacing: 1.5 sizes
+    region = [l for l in region if id(l) not in continued]
     # figure labels and footnotes are small print; furniture and affiliations are never names
     tsize, tbold = title[0].max_size, title[0].bold
     tcaps = all(_caps(l.text) for l in title)  # AASTeX/revtex: a capitals title over mixed-case names of similar size
@@ -401,12 +451,31 @@ def _prose(block: Block) -> bool:
             and len(AFFILIATION.findall(text)) < 2 and not MASTHEAD.search(block.lines[0].text))
 
 
-def _unheaded(page: PageAnalysis, title: list[Line]) -> tuple[str, float | None]:
+def _spaced_lines(blocks: list[Block], spacing: float) -> list[Block]:
+    """On a page set at one and a half or double spacing the text layer makes a block of every line: consecutive
+    one-line blocks of one column, size and weight whose gaps stay within the line pitch are one paragraph again."""
+    if spacing < 1.3:
+        return blocks
+    out: list[Block] = []
+    for b in blocks:
+        prev = out[-1] if out else None
+        size = b.lines[0].size
+        if prev is not None and len(b.lines) == 1 and abs(prev.bbox[0] - b.bbox[0]) <= 3 \
+                and abs(prev.lines[-1].size - size) <= 0.3 and prev.lines[-1].bold == b.lines[0].bold \
+                and 0 <= b.bbox[1] - prev.bbox[3] <= 1.25 * spacing * size - 0.5 * size:
+            out[-1] = dataclasses.replace(prev, lines=prev.lines + b.lines,
+                                          bbox=(prev.bbox[0], prev.bbox[1], max(prev.bbox[2], b.bbox[2]), b.bbox[3]))
+        else:
+            out.append(b)
+    return out
+
+
+def _unheaded(page: PageAnalysis, title: list[Line], spacing: float = 1.0) -> tuple[str, float | None]:
     """No heading printed: the first substantial prose paragraph below the title block (see the docstring)."""
     if not title:
         return "", None
     top = max(l.bbox[3] for l in title)
-    blocks = [b for b in page.blocks if not b.margin and b.lines and b.lines[0].horizontal]
+    blocks = _spaced_lines([b for b in page.blocks if not b.margin and b.lines and b.lines[0].horizontal], spacing)
     for k, b in enumerate(blocks):
         if b.bbox[1] < top or _in_sidebar(b, title, page.width) or b.bbox[1] > 0.85 * page.height:
             continue
@@ -427,8 +496,10 @@ def _unheaded(page: PageAnalysis, title: list[Line]) -> tuple[str, float | None]
     return "", None
 
 
-def extract_abstract(page: PageAnalysis, title: list[Line] | None = None) -> tuple[str, float | None]:
-    """(abstract text, y where it starts: the heading's, or the paragraph's when no heading is printed)."""
+def extract_abstract(page: PageAnalysis, title: list[Line] | None = None, spacing: float = 1.0
+                     ) -> tuple[str, float | None]:
+    """(abstract text, y where it starts: the heading's, or the paragraph's when no heading is printed); `spacing`:
+    the paper's `line_spacing`."""
     title = title or []
     lines = [l for l in page.lines if l.horizontal]
     for pattern_pass in (0, 1):
@@ -438,7 +509,7 @@ def extract_abstract(page: PageAnalysis, title: list[Line] | None = None) -> tup
             rest = _heading(line) if pattern_pass == 0 else ("" if _SUMMARY.match(line.text) else None)
             if rest is not None:
                 return _read_after(lines, i, rest, title, page.width), line.bbox[1]
-    return _unheaded(page, title)
+    return _unheaded(page, title, spacing)
 
 
 # ---- where venues are printed -------------------------------------------------------------------------
@@ -481,7 +552,7 @@ def extract_metadata(facts: DocumentFacts | DocumentAnalysis, path: Path, option
     md.pdf_path = str(path)
     md.num_pages = len(facts.pages)
     md.title, title_lines = extract_title(first, facts.pages, facts.body_size, facts.analysis.line_spacing)
-    md.abstract, abstract_y = extract_abstract(first, title_lines)
+    md.abstract, abstract_y = extract_abstract(first, title_lines, facts.analysis.line_spacing)
     md.authors = extract_authors(first, title_lines, abstract_y, facts.body_size)
     pages = {facts.pages[0].number: facts.pages[0], first.number: first}.values()
     finish_metadata(md, path, options, first_page_text=" ".join(l.text for p in pages for l in p.lines),
