@@ -71,27 +71,38 @@ class TextEncoder:
         order. `progress(pieces)` is called after each forward pass with the word pieces it encoded."""
         if not len(windows):
             return np.zeros((0, self.dim), dtype=np.float32)
+        out = np.zeros((len(windows), self.dim), dtype=np.float32)
+        for rows, ids, mask in self._padded_batches(windows):
+            out[rows] = self._encode_batch(ids, mask)
+            if progress:
+                progress(int(mask.sum()) - len(rows) * self._special_count)
+        return out
+
+    def _padded_batches(self, windows: Sequence[np.ndarray]):
+        """(rows, input ids, attention mask) per forward pass: windows sorted by length, each batch grown while its
+        padded size stays within `batch_tokens`, special tokens added."""
         prefix, suffix = self.specials
         order = sorted(range(len(windows)), key=lambda i: len(windows[i]))
-        out = np.zeros((len(windows), self.dim), dtype=np.float32)
         k = 0
         while k < len(order):
-            j = k + 1  # grow the batch while its padded size stays within the budget
+            j = k + 1
             while j < len(order) and (j + 1 - k) * (len(windows[order[j]]) + 2) <= self.batch_tokens:
                 j += 1
             batch = order[k:j]
-            width = len(prefix) + len(windows[batch[-1]]) + len(suffix)
+            width = len(prefix) + min(len(windows[batch[-1]]), self.max_tokens) + len(suffix)
             ids = np.full((len(batch), width), self.pad_id, dtype=np.int64)
             mask = np.zeros((len(batch), width), dtype=np.int64)
             for row, i in enumerate(batch):
                 seq = np.concatenate([prefix, np.asarray(windows[i], dtype=np.int64)[: self.max_tokens], suffix])
                 ids[row, : len(seq)] = seq
                 mask[row, : len(seq)] = 1
-            out[batch] = self._encode_batch(ids, mask)
-            if progress:
-                progress(int(sum(len(windows[i]) for i in batch)))
+            yield batch, ids, mask
             k = j
-        return out
+
+    @property
+    def _special_count(self) -> int:
+        prefix, suffix = self.specials
+        return len(prefix) + len(suffix)
 
     @property
     def specials(self) -> tuple[np.ndarray, np.ndarray]:

@@ -266,6 +266,9 @@ class OnnxSentenceEncoder(TextEncoder):
         return np.concatenate(out)
 
 
+THROUGHPUT_MIN_WINDOWS = 64  # fewer: one latency-compiled request is as fast and compiles nothing more
+
+
 class OpenVinoSentenceEncoder(OnnxSentenceEncoder):
     """OpenVINO on the same exported graph: `openvino` (fp32) or `openvino-bf16`, whose matrix products run in bf16
     on CPUs that have it natively (AMX, AVX512-BF16; elsewhere OpenVINO keeps fp32). The compiled model is cached
@@ -274,17 +277,63 @@ class OpenVinoSentenceEncoder(OnnxSentenceEncoder):
     def _open(self, device: str | None, cache_dir: Path) -> None:
         import openvino as ov
 
-        core = ov.Core()
-        config = {"INFERENCE_PRECISION_HINT": "bf16" if self.backend.endswith("bf16") else "f32",
-                  "PERFORMANCE_HINT": "LATENCY"}
+        self._core = ov.Core()
+        self._config = {"INFERENCE_PRECISION_HINT": "bf16" if self.backend.endswith("bf16") else "f32"}
         if os.access(cache_dir, os.W_OK):  # a read-only data dir compiles every time instead
-            config["CACHE_DIR"] = str(cache_dir / "openvino-cache")
-        self.compiled = core.compile_model(core.read_model(str(self.file)), "CPU", config)
+            self._config["CACHE_DIR"] = str(cache_dir / "openvino-cache")
+        self._throughput = None  # compiled on the first large `encode_ids` (`_queue`)
+        self.compiled = self._compile("LATENCY")
         self.request = self.compiled.create_infer_request()
         self.inputs = [i.get_any_name() for i in self.compiled.inputs]
         hint = self.compiled.get_property("INFERENCE_PRECISION_HINT")
         self.precision = hint.get_type_name() if hasattr(hint, "get_type_name") else str(hint)  # "bf16" or "f32"
         self.device_name = "cpu"
+
+    def _compile(self, hint: str):
+        return self._core.compile_model(self._core.read_model(str(self.file)), "CPU",
+                                        {**self._config, "PERFORMANCE_HINT": hint})
+
+    def encode_ids(self, windows, progress=None) -> np.ndarray:
+        """Many windows (the encode stage) run in OpenVINO's throughput mode: the model compiled for several streams
+        (one per core here), each running its own batch, fed through an async queue, so building the next batch and
+        pooling the last one overlap inference instead of idling the cores. Measured on 2 AMX cores over 2,500 corpus
+        windows, alternating runs: 13.7 s against 15.9 s for one request at a time over both cores (-14 %), the same
+        vectors. A few windows (and every query) keep the latency-compiled request: one batch over every core."""
+        if len(windows) < THROUGHPUT_MIN_WINDOWS:
+            return super().encode_ids(windows, progress)
+        import openvino as ov
+
+        if self._throughput is None:
+            self._throughput = self._compile("THROUGHPUT")
+        queue = ov.AsyncInferQueue(self._throughput, int(self._throughput.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS")))
+        out = np.zeros((len(windows), self.dim), dtype=np.float32)
+        finished: list[int] = []  # word pieces per finished batch, appended by OpenVINO's threads (atomic under the GIL)
+        failures: list[BaseException] = []
+
+        def done(request, userdata) -> None:
+            rows, mask = userdata
+            try:
+                out[rows] = self._pool(request.get_output_tensor(0).data, mask)
+                finished.append(int(mask.sum()) - len(rows) * self._special_count)
+            except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread below
+                failures.append(exc)
+
+        queue.set_callback(done)
+        reported = 0
+        for rows, ids, mask in self._padded_batches(windows):
+            queue.start_async(self._feeds(ids, mask), (rows, mask))  # waits for a free request
+            if failures:
+                break
+            while progress and reported < len(finished):
+                progress(finished[reported])
+                reported += 1
+        queue.wait_all()
+        if failures:
+            raise failures[0]
+        while progress and reported < len(finished):
+            progress(finished[reported])
+            reported += 1
+        return out
 
     @property
     def label(self) -> str:

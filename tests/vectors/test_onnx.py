@@ -119,6 +119,32 @@ def test_openvino_and_bf16_vectors_stay_within_cosine_0999_of_fp32(sample, backe
         assert enc.precision.lower() in (("bf16",) if backend.endswith("bf16") and has_bf16() else ("f32", "fp32"))
 
 
+@pytest.mark.parametrize("backend", ["openvino", "openvino-bf16"])
+def test_openvino_throughput_queue_gives_the_latency_vectors_in_input_order(sample, backend):
+    """The encode stage's many windows run through OpenVINO's async throughput queue (several streams, batches in
+    flight at once, finishing out of order): every vector lands on its own window, equal to the one-request path, and
+    progress counts every word piece once."""
+    from pipeline.vectors.dense import TextEncoder
+    from pipeline.vectors.onnxenc import THROUGHPUT_MIN_WINDOWS
+
+    settings, texts, reference = sample
+    settings = settings.model_copy(deep=True)
+    settings.vectors.backend = backend
+    enc = encoder_for(COLL, settings, "all-MiniLM-L6-v2")
+    ids = [np.asarray(x[: enc.max_tokens], dtype=np.int64)
+           for x in enc.tokenizer(texts, add_special_tokens=False)["input_ids"]]
+    assert len(ids) >= THROUGHPUT_MIN_WINDOWS
+    seen: list[int] = []
+    fast = enc.encode_ids(ids, progress=seen.append)
+    assert enc._throughput is not None  # the queue ran, not the latency request
+    slow = TextEncoder.encode_ids(enc, ids)
+    assert float((fast * slow).sum(1).min()) >= 0.99999
+    assert float((fast * reference).sum(1).min()) >= (0.999 if backend.endswith("bf16") else 0.9999)
+    assert sum(seen) == sum(len(x) for x in ids) and len(seen) > 1
+    few = enc.encode_ids(ids[:3])  # a handful: the latency request, same vectors
+    assert np.abs(few - fast[:3]).max() < 1e-3
+
+
 def test_auto_backend_follows_the_cpu_features():
     from pipeline.vectors.config import VectorSettings
     from pipeline.vectors.runtime import choose
