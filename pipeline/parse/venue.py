@@ -134,6 +134,9 @@ _PRINTED = [
     (r"(IEEE(?:/ACM)? TRANSACTIONS ON [A-Z][A-Z ,&\-]+?|IEEE JOURNAL OF [A-Z][A-Z ,&\-]+?|IEEE [A-Z ]+ LETTERS),?\s+VOL",
      None, None),
     (r"Journal of Machine Learning Research \d+ \(" + _YEAR + r"\)", "JMLR", "Journal of Machine Learning Research"),
+    # ASME's journals: "Journal of Mechanical Design ... Copyright © 2026 by ASME" in the first page's footer
+    (r"((?:Journal of|ASME Journal of)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,8})\b.{0,120}?Copyright\s*(?:©|\(c\))?\s*"
+     + _YEAR + r" by ASME", None, None),
     (r"\beLife " + _YEAR + r";", "eLife", "eLife"),
     (r"\b(PLo[Ss] (?:ONE|Biology|Computational Biology|Genetics|Medicine|Pathogens))\b", None, None),
     (r"\bMNRAS (?:\d+|000), [\d–-]+ \(" + _YEAR + r"\)", "MNRAS", "Monthly Notices of the Royal Astronomical Society"),
