@@ -281,7 +281,7 @@ class OpenVinoSentenceEncoder(OnnxSentenceEncoder):
         self._config = {"INFERENCE_PRECISION_HINT": "bf16" if self.backend.endswith("bf16") else "f32"}
         if os.access(cache_dir, os.W_OK):  # a read-only data dir compiles every time instead
             self._config["CACHE_DIR"] = str(cache_dir / "openvino-cache")
-        self._throughput = None  # compiled on the first large `encode_ids` (`_queue`)
+        self._throughput = None  # compiled on the first large `encode_ids`
         self.compiled = self._compile("LATENCY")
         self.request = self.compiled.create_infer_request()
         self.inputs = [i.get_any_name() for i in self.compiled.inputs]
@@ -318,21 +318,22 @@ class OpenVinoSentenceEncoder(OnnxSentenceEncoder):
             except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread below
                 failures.append(exc)
 
+        def report(upto: int) -> int:  # progress is called from this thread only
+            for pieces in finished[upto:len(finished)] if progress else ():
+                progress(pieces)
+            return len(finished)
+
         queue.set_callback(done)
         reported = 0
         for rows, ids, mask in self._padded_batches(windows):
             queue.start_async(self._feeds(ids, mask), (rows, mask))  # waits for a free request
             if failures:
                 break
-            while progress and reported < len(finished):
-                progress(finished[reported])
-                reported += 1
+            reported = report(reported)
         queue.wait_all()
         if failures:
             raise failures[0]
-        while progress and reported < len(finished):
-            progress(finished[reported])
-            reported += 1
+        report(reported)
         return out
 
     @property

@@ -313,23 +313,24 @@ def _beside(page: PageAnalysis, title: list[Line], usable) -> list[Line]:
     side = [l for l in page.lines if usable(l) and l.bbox[1] < 0.5 * page.height
             and (l.bbox[2] < x0 - 6 or l.bbox[0] > x1 + 6)]
     for left in (True, False):
-        col = _rows([l for l in side if (l.bbox[2] < x0 - 6) == left])
-        for i in range(1, len(col)):
-            if col[i].bbox[1] - col[i - 1].bbox[3] > 60:
-                col = col[:i]
-                break
+        col = _first_block(_rows([l for l in side if (l.bbox[2] < x0 - 6) == left]))
         if col and col[0].bbox[1] < t1 and col[-1].bbox[3] > t0:
             return col
     return []
 
 
+def _first_block(lines: list[Line]) -> list[Line]:
+    """Lines down to the first wide gap: an author block ends there (a teaser figure or the body may follow)."""
+    for i in range(1, len(lines)):
+        if lines[i].bbox[1] - lines[i - 1].bbox[3] > 60:
+            return lines[:i]
+    return lines
+
+
 def _authors_in(page: PageAnalysis, region: list[Line], title: list[Line], body_size: float) -> list[str]:
+    region = _first_block(region)
     if not region:
         return []
-    for i in range(1, len(region)):  # a wide gap ends the author block (a teaser figure may follow)
-        if region[i].bbox[1] - region[i - 1].bbox[3] > 60:
-            region = region[:i]
-            break
     # ACM journals: one `NAME, Affiliation` line per author, nothing else name-like
     lead = [l for l in region if l.size >= 0.8 * body_size and _lead_names(l)]
     if lead and not any(name_like(l) for l in region if l not in lead):
