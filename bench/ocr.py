@@ -13,7 +13,7 @@
 3. character error rate: corpus pages rasterized at each dpi into image-only PDFs, OCR'd as the parser does
    (`ocr.ocr_pages`), each OCR line matched to the text-layer line under it (figure text and rules that the text
    layer does not hold are left out of the rate and counted apart as `spurious`); pages/s of the whole parse of the
-   image-only PDF beside the bare engine (`tesseract` on the same PNGs) in the same run;
+   image-only PDF beside the bare engine (`tesseract` on the same page images) in the same run;
 4. views of rasterized papers (corpus2 papers with hand-made truth, tests/data/parse_truth) against the same papers
    born-digital: title, section F1 (tests/zoo/scoring.py), reference count;
 5. scanned papers of ../shared/corpus3 (scanned_*.pdf): title, section titles, references.
@@ -238,10 +238,10 @@ def cer_and_speed(dpis: list[int], n_pages: int) -> None:
             d, c, s = cer_of(truth, [(ln.bbox, ln.text) for b in blocks for ln in b.lines])
             dist, chars, spur = dist + d, chars + c, spur + s
             worst = max(worst, (d / c, f"{name} p{pno}"))
-        images = [render(p, dpi).tobytes("png") for p in pages]
+        images = [render(p, dpi).tobytes("pnm") for p in pages]
         t0 = time.perf_counter()
-        for png in images:
-            engine.read_png(png, dpi)
+        for image in images:
+            engine.read_image(image, dpi)
         bare = len(images) / (time.perf_counter() - t0)
         t0, cpu0 = time.perf_counter(), _cpu()
         parse_pdf(pdf, ParseOptions(ocr={"dpi": dpi, "workers": 2}))

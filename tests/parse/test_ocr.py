@@ -388,3 +388,53 @@ def test_title_and_authors_of_a_scanned_first_page(tmp_path, scan, pages, title,
     meta = parse_pdf(tmp_path / "scan.pdf", ParseOptions(ocr={"dpi": 200})).metadata
     assert meta.title == title
     assert [a.split()[-1] for a in meta.authors] == surnames, meta.authors
+
+
+class _Watched:
+    """The real Tesseract engine, watched: the ink of each image in the order the calls start, and how many calls
+    run at once."""
+
+    def __init__(self):
+        import threading
+
+        from pipeline.parse.ocr import TesseractEngine
+
+        self.engine, self.lock = TesseractEngine(), threading.Lock()
+        self.started: list[int] = []
+        self.running = self.most = 0
+
+    def check(self):
+        self.engine.check()
+
+    def read_image(self, image: bytes, dpi: int):
+        with self.lock:
+            self.started.append(sum(1 for byte in image[image.index(b"255\n") + 4:] if byte < 128))  # PGM: dark pixels
+            self.running += 1
+            self.most = max(self.most, self.running)
+        try:
+            blocks = self.engine.read_image(image, dpi)
+        finally:
+            with self.lock:
+                self.running -= 1
+        return blocks
+
+
+@needs_tesseract
+def test_pages_are_read_in_parallel_heaviest_first_and_come_back_in_page_order():
+    """ocr_pages streams: the page with the most ink goes first (the longest job first leaves no core idle at the
+    end), at most `workers` pages are read at once, and the result is page by page what one worker reads."""
+    from pipeline.parse.ocr import ocr_pages
+
+    doc = pymupdf.open()
+    for first, lines in (("Short", 2), ("Long", 30), ("Middle", 12)):
+        page = doc.new_page(width=400, height=600)
+        text = "\n".join(f"{first if i == 0 else 'Then'} line {i} of plain words to read here" for i in range(lines))
+        page.insert_text((40, 40), text, fontsize=10)
+    watched = _Watched()
+    seen: list[tuple[int, int]] = []
+    two = ocr_pages(list(doc), dpi=150, workers=2, engine=watched, on_page=lambda d, t: seen.append((d, t)))
+    one = ocr_pages(list(doc), dpi=150, workers=1)
+    assert [[ln.text for b in p for ln in b.lines] for p in two] == [[ln.text for b in p for ln in b.lines] for p in one]
+    assert [p[0].lines[0].text.split()[0] for p in two] == ["Short", "Long", "Middle"]  # back in page order
+    assert watched.most == 2 and seen == [(0, 3), (1, 3), (2, 3), (3, 3)]
+    assert len(watched.started) == 3 and watched.started == sorted(watched.started, reverse=True)

@@ -44,25 +44,36 @@ def _ocr_ready() -> bool:
     return shutil.which("tesseract") is not None
 
 
-def _read_raster(p, box: Rect, rule_ys: list[float], ocr) -> str | None:
-    """A table printed as a picture, its cells read by OCR (the same grid builder over OCR's word boxes); None when
-    OCR reads nothing there or fails (the table stays flagged and empty)."""
-    from pipeline.parse.ocr import OCRFailed, region_words
+def _read_rasters(jobs: list[tuple], ocr) -> dict[int, list[tuple]]:
+    """Tables printed as pictures, their words read by OCR: `jobs` are (key, page, box); each region is rendered here
+    (MuPDF stays in this thread) and read by Tesseract processes `ocr.workers` at a time (a scanned paper's tables
+    were read one after the other, seconds each, after every page had been read in parallel). A region OCR reads
+    nothing in, or fails on, is left out (its table stays flagged and empty)."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
 
-    try:
-        words = region_words(p.page, box, dpi=ocr.dpi, language=ocr.language)
-    except (OCRFailed, OSError, TimeoutError):  # Tesseract failed on it: the flagged empty table says enough
-        return None
-    if not words:
-        return None
-    html = build_html(p, box, rule_ys, words=words)
-    return None if html == RASTER_TABLE else html
+    from pipeline.parse.ocr import OCRFailed, TesseractEngine, read_region, region_image
+
+    engine = TesseractEngine(ocr.language)
+    images = [(key, box, region_image(page, box, ocr.dpi)) for key, page, box in jobs]
+    images = [(key, box, image) for key, box, image in images if image]
+
+    def read(job: tuple) -> tuple[int, list[tuple]]:
+        key, box, image = job
+        try:
+            return key, read_region(engine, image, box, ocr.dpi)
+        except (OCRFailed, OSError, TimeoutError):  # Tesseract failed on it: the flagged empty table says enough
+            return key, []
+
+    workers = max(1, min(ocr.workers or os.cpu_count() or 1, len(images)))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return {key: words for key, words in pool.map(read, images) if words}
 
 
 def extract_tables(facts: DocumentFacts | DocumentAnalysis) -> list[Table]:
     facts = as_facts(facts)
     analysis = facts.analysis
-    tables: list[Table] = []
+    found: list[tuple] = []  # (caption, region, page analysis, box, rule ys, html)
     per_page: dict[int, int] = {}
     for cap, region in sorted(facts.table_regions, key=lambda cr: (cr[0].page, facts.reading_key(analysis.pages[cr[0].page - 1], cr[1]))):
         p = analysis.pages[cap.page - 1]
@@ -70,9 +81,14 @@ def extract_tables(facts: DocumentFacts | DocumentAnalysis) -> list[Table]:
                  if x_overlap(r, region) > 0.8 * (region[2] - region[0]) and region[1] - 1 <= r[1] <= region[3] + 1]
         rule_ys = [(r[1] + r[3]) / 2 for r in _table_rules(rules)]
         box = (region[0] - 1, region[1] - 1, region[2] + 1, region[3] + 1)
-        html = build_html(p, box, rule_ys)
-        if html == RASTER_TABLE and analysis.ocr is not None and analysis.ocr.enabled and _ocr_ready():
-            html = _read_raster(p, box, rule_ys, analysis.ocr) or html
+        found.append((cap, region, p, box, rule_ys, build_html(p, box, rule_ys)))
+    raster = [(i, f[2].page, f[3]) for i, f in enumerate(found) if f[5] == RASTER_TABLE]
+    read = (_read_rasters(raster, analysis.ocr)
+            if raster and analysis.ocr is not None and analysis.ocr.enabled and _ocr_ready() else {})
+    tables: list[Table] = []
+    for i, (cap, region, p, box, rule_ys, html) in enumerate(found):
+        if i in read:
+            html = build_html(p, box, rule_ys, words=read[i])
         ordinal = per_page.get(cap.page, 0)
         per_page[cap.page] = ordinal + 1
         tables.append(Table(cap.page, ordinal, cap.text, html, to_bbox(region)))
