@@ -137,6 +137,8 @@ _PRINTED = [
     # ASME's journals: "Journal of Mechanical Design ... Copyright © 2026 by ASME" in the first page's footer
     (r"((?:Journal of|ASME Journal of)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,8})\b.{0,120}?Copyright\s*(?:©|\(c\))?\s*"
      + _YEAR + r" by ASME", None, None),
+    # AIAA's forums print their name over the title: "AIAA SciTech 2026 Forum, 12–16 January 2026, Orlando, FL"
+    (r"\b(AIAA (?:[A-Z][A-Za-z]+)(?: (?:[A-Z][a-z]+|and)){0,3}) " + _YEAR + r" Forum\b", None, None),
     (r"\beLife " + _YEAR + r";", "eLife", "eLife"),
     (r"\b(PLo[Ss] (?:ONE|Biology|Computational Biology|Genetics|Medicine|Pathogens))\b", None, None),
     (r"\bMNRAS (?:\d+|000), [\d–-]+ \(" + _YEAR + r"\)", "MNRAS", "Monthly Notices of the Royal Astronomical Society"),

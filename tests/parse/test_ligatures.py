@@ -54,7 +54,14 @@ def test_tex_ligature_codes_of_fonts_without_unicode_maps_are_read_per_font():
               "Efficient classification of the first flow, different from Bjfirn"),
              ("we \x0cnd the e\x0eciency of a \x0dow", "OT1", "we find the efficiency of a flow"),
              ("\x0bi + \x0c2 = \x0e", "OML", "\x0bi + \x0c2 = \x0e"),
-             ("a \x1c b", "T1 alone", "a \x1c b")]
+             ("a \x1c b", "T1 alone", "a \x1c b"),
+             # T1's quotes and dashes: with its ligatures, or alone where used as quotes and dashes; OT1 keeps its
+             # accents there and OML maths its Greek letters
+             ("E\x1ecient (2022). \x10Title.\x11 Journal, 617\x15630\x16end", "T1 text",
+              "Efficient (2022). “Title.” Journal, 617–630—end"),
+             ("(2019). \x10Hierarchical encoders.\x11 Systems, 429\x15438.", "T1 quotes", "(2019). “Hierarchical encoders.” Systems, 429–438."),
+             ("we \x0cnd \x10", "OT1 accents", "we find \x10"),
+             ("\x10 + \x11x = \x0b", "OML Greek", "\x10 + \x11x = \x0b")]
     for text, font, want in cases:
         raw = _one_span(font, text)
         _tex_codes(raw)
@@ -77,5 +84,18 @@ def test_a_type3_t1_paper_keeps_its_ligatures_in_every_view():
     assert paper.metadata.title == "Learning Sparse Routing for Efficient Long Document Classification"
     assert "2.2. Efficient Attention" in [s.title for s in paper.sections]
     text = "\n".join(p.text for p in paper.pages)
-    assert not any(c in text for c in "\x0b\x0c\x0d\x0e\x0f\x1b\x1c\x1d\x1e\x1f")
+    assert not any(c in text for c in "\x0b\x0c\x0d\x0e\x0f\x10\x11\x15\x16\x1b\x1c\x1d\x1e\x1f")
     assert "efficient" in text.lower() and "classification" in text.lower()
+
+
+def test_a_type3_t1_reference_list_reads_its_quotes_and_dashes():
+    """ascelike.bst puts each title in double quotes and page ranges use en dashes; in the zoo's ASCE paper (Type 3
+    T1 fonts) the layer has 0x10 / 0x11 / 0x15 there."""
+    from pathlib import Path
+
+    from pipeline.parse import ParseOptions, parse_pdf
+
+    pdf = Path(__file__).resolve().parents[1] / "zoo" / "papers" / "ascelike" / "paper.pdf"
+    paper = parse_pdf(pdf, ParseOptions())
+    first = paper.references[0].text
+    assert "“" in first and "”" in first and "–" in first and not any(c in first for c in "\x10\x11\x15"), first

@@ -38,6 +38,8 @@ PRINTED = [
     ("Citation: Fredj A (2012) Cyan Fluorescent Proteins. PLoS ONE 7(11): e49149.", "PLOS ONE", None),
     # OUP mastheads above the title (journal, year, pages or volume)
     ("Bioinformatics, 2026, pp. 1–5 doi: 10.1093/bioinformatics/btab123", "Bioinformatics", 2026),
+    ("AIAA SciTech 2026 Forum, 12–16 January 2026, Orlando, FL", "AIAA SciTech", 2026),
+    ("AIAA AVIATION 2023 Forum June 12-16, 2023, San Diego, CA and Online", "AIAA AVIATION", 2023),
     ("Journal of Economic Geography, 2019, Vol. 19, No. 2, 12–40", "Journal of Economic Geography", 2019),
 ]
 

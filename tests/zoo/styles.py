@@ -1242,7 +1242,77 @@ def asmejour() -> Style:
                  running=["Journal of Mechanical Design", "Transactions of the ASME"])
 
 
+CREDENTIALS = ["Ph.D., M.ASCE", "Ph.D., P.E.", "S.M.ASCE", "Ph.D., P.E., F.ASCE"]  # one per author, as ASCE prints them
+
+
+def ascelike() -> Style:
+    """ASCE conference proceedings (ascelike.cls, `NewProceedings`: camera-ready, 12 pt, one column): each author's
+    name followed by degrees and ASCE grade (`Léa Moreau, Ph.D., M.ASCE1;` ... `; and Daniel K. Okafor, Ph.D., P.E.,
+    F.ASCE3`) over numbered affiliation lines, an `ABSTRACT` heading, unnumbered headings in body-size bold capitals
+    (`INTRODUCTION`), bold and italic sub-headings, `Figure 1.` captions in bold, and ascelike.bst author-year
+    references (`Moreau, L., and Tanaka, K. (2020). "Title." Journal of X, 21(3), 1–29.`) under `REFERENCES`."""
+    named = [rf"{a.name}, {c}\textsuperscript{{{a.affil + 1}}}" for a, c in zip(AUTHORS, CREDENTIALS)]
+    line1, line2 = "; ".join(named[:2]) + ";", "; ".join(named[2:-1]) + "; and " + named[-1]
+    affils = "\n\n".join(rf"\noindent\textsuperscript{{{i + 1}}}{affil(i)}. Email: "
+                          rf"{next(a.email for a in AUTHORS if a.affil == i)}" for i in range(len(AFFILIATIONS)))
+    front = rf"""\title{{{TITLE}}}
+\author{{{line1} \\ {line2}}}
+\maketitle
+{{\small
+{affils}\par}}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\KeyWords{{{', '.join(KEYWORDS)}}}
+"""
+    return Style("ascelike", "ASCE conference proceedings (ascelike.cls, NewProceedings, one column): names followed "
+                 "by degrees and ASCE grades, numbered affiliation lines, `ABSTRACT`, unnumbered body-size bold capital "
+                 "headings, bold / italic sub-headings, bold `Figure 1.` captions, ascelike.bst author-year references",
+                 "[NewProceedings,NoLists]{ascelike}", COMMON, front, None, upper_levels=(1,),
+                 twocolumn=False, caption_sep=". ", refs=22, bst="ascelike", bib_heading="REFERENCES",
+                 ack_heading="Acknowledgments", running=[])
+
+
+def aiaa_numbers(nums: list[int]) -> str:
+    """aiaa-tc: `II. `, `A. `, `1. `."""
+    return ieee_numbers(nums[:2]) if len(nums) < 3 else f"{nums[2]}. "
+
+
+AIAA_POSITIONS = ["Research Scientist, Inria Saclay; AIAA Member", "Associate Professor, Department of Applied "
+                  "Mathematics and Computer Science; AIAA Senior Member", "Ph.D. Student, Inria Saclay",
+                  "Professor, Department of Statistical Sciences; AIAA Associate Fellow"]
+
+
+def aiaa_tc() -> Style:
+    """AIAA technical conference papers (aiaa-tc.cls, `handcarry`: the forum's name above the title and the copyright
+    footnote): authors as centred names with positions in symbol-marked footnotes over their italic affiliations, a
+    bold abstract with no heading, centred Roman `I. Introduction` headings, `A.` and italic `1.` sub-headings, bold
+    `Figure 1.` / `Table 1.` captions, references labelled by superscript numbers (aiaa.bst) under `References`, and
+    `1 of 9` / `American Institute of Aeronautics and Astronautics` footers."""
+    by_affil: dict[int, list] = {}
+    for a, pos in zip(AUTHORS, AIAA_POSITIONS):
+        by_affil.setdefault(a.affil, []).append(rf"{a.name}\thanks{{{pos}.}}")
+    rows = [" and ".join(names) + rf" \\ {{\normalsize\itshape {affil(k)}}}" for k, names in by_affil.items()]
+    preamble = COMMON + r"""
+\AIAAconference{AIAA SciTech 2026 Forum, 12--16 January 2026, Orlando, FL}
+\AIAAcopyright{\AIAAcopyrightD{2026}}"""
+    joined = " \\\\[6pt] ".join(rows)
+    front = rf"""\title{{{TITLE}}}
+\author{{{joined}}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+"""
+    return Style("aiaa_tc", "AIAA technical conference paper (aiaa-tc.cls, handcarry): forum line over the title, "
+                 "names with footnoted positions over italic affiliations, unheaded bold abstract, centred Roman "
+                 "headings, `A.` / italic `1.` sub-headings, superscript-numbered aiaa.bst references, "
+                 "`1 of 9` / AIAA footers", "[handcarry]{aiaa-tc}", preamble, front, aiaa_numbers, twocolumn=False,
+                 caption_sep=". ", refs=24, bst="aiaa", ack_heading="Acknowledgments",
+                 running=["American Institute of Aeronautics and Astronautics"])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
           chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart,
-          nature, jacow, asmejour]
+          nature, jacow, asmejour, ascelike, aiaa_tc]

@@ -29,6 +29,7 @@ from pipeline.parse.ocr import TesseractEngine, as_text_dict, ocr_pages, page_ve
 from pipeline.parse.options import OCROptions
 from pipeline.parse.pymupdf._glyphs import needs_recovery, recover
 from pipeline.parse.pymupdf._running import mark_running
+from pipeline.parse.pymupdf._type3 import mark_type3_bold
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 (PyMuPDF page space: top-left origin)
 _second = itemgetter(1)
@@ -473,6 +474,13 @@ _OT1_LIGATURES = dict(zip("\x0b\x0c\x0d\x0e\x0f", ("ff", "fi", "fl", "ffi", "ffl
 _OT1_LETTERS = dict(zip("\x1b\x1c\x1d\x1e\x1f", ("œ", "ø", "Æ", "Œ", "Ø")))
 _TEX_CODES = re.compile("[\x0b-\x0f\x1b-\x1f]")
 _CODED_WORD = re.compile("[A-Za-z\x0b-\x0f\x1b-\x1f]+")
+# T1 also puts its quotes and dashes in control slots (OT1 has accents there, OML Greek letters): decoded only in a
+# font read as T1, or in one whose only codes are these and that uses them as T1 text does (a quote opened and
+# closed, a dash between digits or letters: `\x10Title.\x11`, `617\x15630`).
+_T1_PUNCTUATION = dict(zip("\x10\x11\x12\x13\x14\x15\x16", "“”„«»–—"))
+_PUNCTUATION_CODES = re.compile("[\x10-\x16]")
+_T1_PUNCTUATION_USE = re.compile("\x10[^\x10\x11]*[A-Za-z][^\x10\x11]*\x11|[A-Za-z0-9]\x15[A-Za-z0-9]")
+_OTHER_CODES = re.compile("[\x0b-\x0f\x17-\x1f]")
 
 
 def _read(word: str, ot1: bool) -> str:
@@ -485,12 +493,12 @@ def _tex_codes(raw: dict) -> None:
     under which more of its coded words are English words wins (T1 on a tie: ligatures are far more common in
     English text than œ or ø, and T1 is what LaTeX documents select). A font none of whose coded words reads as an
     English word either way is left alone (a maths font: OML has Greek letters in those slots), as is a code outside
-    any word.""" 
+    any word. A font read as T1 also gets its quotes and dashes (`_T1_PUNCTUATION`)."""
     coded: dict[str, list[dict]] = {}
     for b in raw["blocks"]:
         for ln in b.get("lines", ()):
             for s in ln["spans"]:
-                if _TEX_CODES.search(s["text"]):
+                if _TEX_CODES.search(s["text"]) or _PUNCTUATION_CODES.search(s["text"]):
                     coded.setdefault(s["font"], []).append(s)
     if not coded:
         return
@@ -500,11 +508,17 @@ def _tex_codes(raw: dict) -> None:
     for spans in coded.values():
         words = [w for s in spans for w in _CODED_WORD.findall(s["text"]) if _TEX_CODES.search(w)]
         votes = [sum(_read(w, ot1).lower() in known for w in words) for ot1 in (False, True)]
-        if not max(votes):  # no reading makes a word: maybe not text at all (OML maths puts Greek letters there)
-            continue
-        ot1 = votes[1] > votes[0]
-        for s in spans:
-            s["text"] = _CODED_WORD.sub(lambda m: _read(m[0], ot1) if re.search("[A-Za-z]", m[0]) else m[0], s["text"])
+        if max(votes):
+            ot1 = votes[1] > votes[0]
+            for s in spans:
+                s["text"] = _CODED_WORD.sub(lambda m: _read(m[0], ot1) if re.search("[A-Za-z]", m[0]) else m[0], s["text"])
+            t1 = not ot1
+        else:  # no ligature says which encoding: T1 punctuation only where it is used as such, and nothing else coded
+            t1 = (any(_T1_PUNCTUATION_USE.search(s["text"]) for s in spans)
+                  and not any(_OTHER_CODES.search(s["text"]) for s in spans))
+        if t1:
+            for s in spans:
+                s["text"] = _PUNCTUATION_CODES.sub(lambda m: _T1_PUNCTUATION[m[0]], s["text"])
 
 
 def text_dict(page: pymupdf.Page) -> dict:
@@ -729,5 +743,6 @@ def _analyze_pages(doc: pymupdf.Document, options: OCROptions) -> list[PageAnaly
                          engine=TesseractEngine(options.language), on_page=on_page)
         for i, blocks in zip(todo, read):
             raws[i] = as_text_dict(blocks)
+    mark_type3_bold(doc, raws)
     columns = document_number_columns(raws)
     return [analyze_page(p, raw, verdict, columns) for p, raw, verdict in zip(doc, raws, verdicts)]

@@ -136,12 +136,30 @@ def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: 
     return out
 
 
+def _superscript_label(row: Row) -> str | None:
+    """The number of an entry labelled by a raised numeral set against its first word (AIAA, AIP, some ACS and
+    Nature lists: `¹Wang, U. and Quinn, B., ...`), which the text layer joins to the name as `1Wang`."""
+    spans = [s for s in row.lines[0].spans if s.text.strip()] if row.lines else []
+    if len(spans) < 2 or not re.fullmatch(r"\d{1,3}", spans[0].text.strip()):
+        return None
+    label, first = spans[0], spans[1]
+    raised = label.superscript or (label.size <= 0.85 * first.size and label.bbox[1] < first.bbox[1] - 0.1 * first.size)
+    return label.text.strip() if raised and first.text.strip()[:1].isupper() else None
+
+
+def _label_text(row: Row) -> str:
+    """The row's text with a raised label set apart (`1 Wang, U.`), as a printed `1.` or `[1]` label is."""
+    label = _superscript_label(row)
+    return f"{label} {row.text[len(label):].lstrip()}" if label and row.text.startswith(label) else row.text
+
+
 def _numbered_starts(rows: list[Row]) -> list[bool | None] | None:
-    """Entry starts for labelled lists ([1], 1., [BCV13]); None when the list is not labelled."""
+    """Entry starts for labelled lists ([1], 1., [BCV13], a raised 1); None when the list is not labelled."""
+    texts = [_label_text(r) for r in rows]
     for pattern in (LABEL, ALPHA_LABEL):
-        hits = [bool(pattern.match(r.text + " ")) for r in rows]
+        hits = [bool(pattern.match(t + " ")) for t in texts]
         if rows and hits[0] and sum(hits) >= 2 and sum(hits) >= 0.15 * len(rows):
-            starts = _increasing(rows, hits) if pattern is LABEL else hits
+            starts = _increasing(rows, hits, texts) if pattern is LABEL else hits
             return _cut_trailer(rows, starts)
     return None
 
@@ -151,6 +169,21 @@ def _cut_trailer(rows: list[Row], starts: list[bool]) -> list[bool | None]:
     the label's x is a figure page or other matter after the list, marked None to be dropped."""
     last = max(i for i, s in enumerate(starts) if s)
     label_x = {rows[i].column: rows[i].x0 for i, s in enumerate(starts) if s}
+    # a list whose entries indent their first line (AIAA: the raised label indented, the rest flush left) has its
+    # continuation lines left of the labels: there the last entry runs on for as many lines as the longest before it
+    runs, run = [], 0
+    for k in range(last):
+        run = 0 if starts[k] else run + 1
+        if k + 1 == last or starts[k + 1]:
+            runs.append(run)
+    flush = [rows[k].x0 for k in range(last) if not starts[k]
+             and rows[k].x0 < label_x.get(rows[k].column, rows[last].x0) - 2]
+    if flush and len(flush) >= 0.5 * sum(1 for k in range(last) if not starts[k]):
+        edge = min(flush)
+        for k in range(last + 1, len(rows)):
+            if k - last > max(runs, default=0) + 1 or rows[k].x0 < edge - 2:
+                return starts[:k] + [None] * (len(rows) - k)
+        return starts
     for k in range(last + 1, len(rows)):
         if rows[k].x0 < label_x.get(rows[k].column, rows[last].x0) + 2:
             return starts[:k] + [None] * (len(rows) - k)
@@ -162,13 +195,13 @@ def _cut_trailer(rows: list[Row], starts: list[bool]) -> list[bool | None]:
 OCR_LOST_LABELS = 2
 
 
-def _increasing(rows: list[Row], hits: list[bool]) -> list[bool]:
+def _increasing(rows: list[Row], hits: list[bool], texts: list[str]) -> list[bool]:
     """Only labels that continue the count start an entry: a continuation line may begin with '2019.'."""
     expected = None
     label_x: dict[int, float] = {}
     out = []
-    for row, hit in zip(rows, hits):
-        n = int(re.match(r"[\[(]?(\d+)", row.text).group(1)) if hit else None
+    for row, hit, text in zip(rows, hits, texts):
+        n = int(re.match(r"[\[(]?(\d+)", text).group(1)) if hit else None
         ok = hit and (expected is None or n == expected)
         if hit and not ok and expected is not None and row.font == OCR_FONT and expected < n <= expected + OCR_LOST_LABELS:
             ok = row.column in label_x and abs(row.x0 - label_x[row.column]) <= 3.5
@@ -337,5 +370,5 @@ def extract_references(facts: DocumentFacts | DocumentAnalysis) -> list[Referenc
     while entries and not re.search(r"\b(1[89]|20)\d\d", " ".join(r.text for r in entries[-1])):
         entries.pop()
     vocab = _vocabulary(rows)
-    texts = _strip_backrefs([_join([r.text for r in e], vocab) for e in entries])
+    texts = _strip_backrefs([_join([_label_text(e[0])] + [r.text for r in e[1:]], vocab) for e in entries])
     return [Reference(i, t, e[0].page) for i, (t, e) in enumerate(zip(texts, entries))]
