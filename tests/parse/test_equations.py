@@ -1,6 +1,8 @@
 """equations view on real papers: display equations only, with reconstructed LaTeX."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from pipeline.parse.pymupdf._latex_build import Atom, render
 from tests.conftest import needs_corpus
 
@@ -84,3 +86,36 @@ def test_displays_whose_variables_are_set_in_the_text_italic_are_found():
     tags = {(e.page_number, e.latex.rsplit("\\tag{", 1)[1].rstrip("}")) for e in paper.equations if "\\tag{" in e.latex}
     assert {(4, "5"), (15, "11"), (15, "13"), (16, "17")} <= tags, sorted(tags)
     assert "p_{e}=P(E=1)" in next(e.latex for e in paper.equations if e.page_number == 4)
+
+
+ZOO = Path(__file__).resolve().parents[1] / "zoo" / "papers"
+
+
+def test_latin_modern_extension_codes_are_sums_and_opentype_maths_letters_are_letters():
+    """lmodern's LMMathExtension10 comes out as its codes (`X` for a display sum, `\\x10` for a big parenthesis);
+    unicode-math under LuaLaTeX sets maths letters as Mathematical Alphanumerics (`𝑠`, `𝜏`, `ℒ`). Both read as the
+    LaTeX the paper was written in (the zoo's chicago_econ and quarto_like papers, equations 3 and 4)."""
+    from pipeline.parse import parse_pdf
+
+    for style in ("chicago_econ", "quarto_like"):
+        latex = [e.latex for e in parse_pdf(ZOO / style / "paper.pdf").equations]
+        assert r"p_{ij}=\frac{exp(s_{ij}/\tau)}{\sum_{l}exp(s_{il}/\tau)} \tag{3}" in latex, (style, latex)
+        assert r"\mathcal{L}_{bal}=\lambda \sum_{j=1}^{n}(\frac{1}{n}\sum_{i=1}^{n}p_{ij}-\frac{k}{n})^{2} \tag{4}" in latex
+
+
+def test_mathematical_alphanumerics_keep_their_alphabet():
+    from pipeline.parse.pymupdf._latex_symbols import _alnum_math
+
+    assert [_alnum_math(c) for c in "𝑥ℎ𝜏𝐖ℝ𝒜𝔤ℓ"] == ["x", "h", r"\tau ", r"\mathbf{W}", r"\mathbb{R}", r"\mathcal{A}",
+                                                   r"\mathfrak{g}", r"\ell "]
+    assert _alnum_math("x") is None and _alnum_math("℮") is None
+
+
+def test_a_page_range_or_a_date_in_the_text_font_is_no_equation():
+    """In a paper set in Computer or Latin Modern the text fonts are maths fonts too; a reference's last line
+    (`468–486.`) or a title page's date (`2026-11-24`) was read as a display equation in 15 of the zoo's papers."""
+    from pipeline.parse import parse_pdf
+
+    for style in ("els_preprint", "llncs", "quarto_like", "oup", "achemso"):
+        eqs = parse_pdf(ZOO / style / "paper.pdf").equations
+        assert all("=" in e.latex or "\\" in e.latex for e in eqs), (style, [e.latex for e in eqs])

@@ -3,13 +3,14 @@
     .venv/bin/python tests/zoo/generate.py [STYLE ...]      # all styles when none is named
 
 For every style in `styles.py`: writes `papers/<style>/paper.tex` (+ `paper.bib` for BibTeX styles), runs
-pdflatex / bibtex / pdflatex x2 with a fixed SOURCE_DATE_EPOCH (same date on every run), and writes `truth.json` from
+pdflatex (or the style's `engine`) / bibtex / pdflatex x2 with a fixed SOURCE_DATE_EPOCH (same date on every run), and writes `truth.json` from
 what the generator knows (content model + the style's printing conventions); the only facts taken from the TeX run are
 the pages holding display equations (each `equation` writes the physical page it is shipped on to `paper.zoo`) and the
 page count. A style with `invisible_source` also prints each equation's LaTeX source as invisible text (truth key
 `invisible`). It then checks the truth against the PDF's text (every heading, caption and running string must be
 printed) and fails loudly when one is not, so a wrong convention in `styles.py` cannot produce silent wrong truth.
-Needs TeX Live (pdflatex, bibtex, the classes listed in styles.py); the tests only read the committed outputs.
+Needs TeX Live (pdflatex, bibtex, the classes listed in styles.py; lualatex from `texlive-luatex` for the LuaLaTeX styles);
+the tests only read the committed outputs.
 """
 from __future__ import annotations
 
@@ -41,12 +42,12 @@ def run(cmd: list[str], cwd: Path) -> None:
         raise RuntimeError(f"{' '.join(cmd)} failed in {cwd}:\n" + log[-3000:])
 
 
-def compile_pdf(folder: Path, bibtex: bool) -> None:
-    run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], folder)
+def compile_pdf(folder: Path, bibtex: bool, engine: str = "pdflatex") -> None:
+    run([engine, "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], folder)
     if bibtex:
         run(["bibtex", "paper"], folder)
     for _ in range(2):
-        run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], folder)
+        run([engine, "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], folder)
 
 
 def pdf_text(path: Path) -> tuple[int, str]:
@@ -77,7 +78,7 @@ def generate(make_style) -> dict:
     (folder / "paper.tex").write_text(tex)
     if bib is not None:
         (folder / "paper.bib").write_text(bib)
-    compile_pdf(folder, bib is not None)
+    compile_pdf(folder, bib is not None, style.engine)
     eq_pages = sorted({int(line.split()[1]) for line in (folder / "paper.zoo").read_text().splitlines()
                        if line.startswith("eqpage")})
     pages, text = pdf_text(folder / "paper.pdf")

@@ -76,6 +76,7 @@ class Style:
     # a supplement after everything else (`end` holds its LaTeX): its headings as printed, in order, for the truth
     end_headings: list[tuple[int, str]] = field(default_factory=list)
     placement: str = "[tbp]"  # float placement; "" where the class fixes it (nature.cls: its table takes none)
+    engine: str = "pdflatex"  # "lualatex" for OpenType text and maths (fontspec, unicode-math)
 
     def heading(self, sec: Section, nums: list[int], in_appendix: bool = False) -> str:
         """The heading as printed: number prefix + title, capitals where the class prints them."""

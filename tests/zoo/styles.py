@@ -645,8 +645,8 @@ def chicago_item(i: int, e: dict) -> str:
     first = f"{names[0][1]}, {names[0][0]}"
     rest = [f"{f} {l}" for f, l in names[1:]]
     who = first if not rest else f"{first}, and {rest[0]}" if len(rest) == 1 else f"{first}, " + ", ".join(rest[:-1]) + f", and {rest[-1]}"
-    where = (f"\\emph{{{e['journal']}}} {e['volume']} ({e['number']}): {e['pages'].replace('-', '--')}" if e["type"] == "article"
-             else f"In \\emph{{{e['booktitle']}}}, {e['pages'].replace('-', '--')}")
+    where = (f"\\emph{{{e['journal']}}} {e['volume']} ({e['number']}): {e['pages']}" if e["type"] == "article"
+             else f"In \\emph{{{e['booktitle']}}}, {e['pages']}")
     return f"\\bibitem[{natbib_key(e)}]{{{e['key']}}}\n{who}. {e['year']}. ``{e['title']}.'' {where}."
 
 
@@ -1312,7 +1312,61 @@ def aiaa_tc() -> Style:
                  running=["American Institute of Aeronautics and Astronautics"])
 
 
+def revtex_aip() -> Style:
+    """revtex4-2 for AIP journals (`aip,jcp,reprint`: The Journal of Chemical Physics): two columns, authors grouped
+    over their shared affiliation with superscript marks, `I. INTRODUCTION` capitals headings, `FIG. 1.` / `TABLE I.`
+    captions, superscript citations, and aipnum4-2 references (`A. Rossi and K. Tanaka, J. Mach. Learn. Res. 21, 1
+    (2020).`) with no heading, each labelled by a raised number."""
+    authors = "\n".join(rf"\author{{{a.name}}}" + (rf"\email{{{a.email}}}" if i == 0 else "") +
+                        rf"\affiliation{{{affil(a.affil)}}}" for i, a in enumerate(AUTHORS))
+    front = rf"""\title{{{TITLE}}}
+{authors}
+\date{{November 24, 2026}}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\maketitle
+"""
+
+    def numbers(nums: list[int]) -> str:
+        return ieee_numbers(nums) if len(nums) < 3 else f"{nums[2]}. "
+
+    return Style("revtex_aip", "revtex4-2 AIP reprint (J. Chem. Phys.): two columns, superscript affiliation marks, "
+                 "`I. INTRODUCTION` headings, `FIG. 1.` captions, superscript citations, aipnum4-2 references with raised "
+                 "labels and no heading", "[reprint,amsmath,amssymb,aip,jcp]{revtex4-2}", r"\usepackage{tikz}", front,
+                 numbers, upper_levels=(1,), table_name="TABLE", table_numbers="Roman", caption_sep=". ",
+                 figure_name="FIG.", refs=24, bst="aipnum4-2", bib_heading="", running=[])
+
+
+def quarto_like() -> Style:
+    """A Quarto / Pandoc article as R and Python users render one to PDF (Quarto's defaults: KOMA scrartcl, LuaLaTeX,
+    Latin Modern through fontspec and unicode-math, so text and maths are OpenType fonts and maths letters are
+    Unicode mathematical italics, `𝑥`, `𝛼`): a title block of names only and a date, KOMA's centred `Abstract`,
+    unnumbered sans-serif bold headings, author-year citations and a hanging-indent reference list with no labels
+    (Chicago author-date, as citeproc prints it)."""
+    names = r" \and ".join(a.name for a in AUTHORS)
+    preamble = r"""\usepackage{amsmath}
+\usepackage{unicode-math}
+\usepackage{tikz}
+\usepackage[margin=1in]{geometry}
+\usepackage{natbib}
+\setcounter{secnumdepth}{-\maxdimen}"""
+    front = rf"""\title{{{TITLE}}}
+\author{{{names}}}
+\date{{2026-11-24}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+"""
+    return Style("quarto_like", "a Quarto / Pandoc article (KOMA scrartcl through LuaLaTeX, unicode-math: OpenType text "
+                 "and maths fonts, maths letters as Unicode mathematical italics), names-only title block, unnumbered "
+                 "sans bold headings, author-year citations, a hanging-indent Chicago reference list",
+                 "[11pt]{scrartcl}", preamble, front, None, twocolumn=False, caption_sep=": ", cite="citep", refs=24,
+                 bib="items", bibitem=chicago_item, running=[], engine="lualatex")
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
           chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart,
-          nature, jacow, asmejour, ascelike, aiaa_tc]
+          nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like]

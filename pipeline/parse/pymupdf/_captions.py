@@ -104,8 +104,10 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
             if overlap > 0.5 * min(a[3] - a[1], ln.bbox[3] - ln.bbox[1]) and ln.bbox[0] >= a[2] - 2:
                 rows[-1].append(ln)
                 continue
-            if overlap > 0 and ln.size < 0.85 * max(x.size for x in rows[-1]):
-                rows[-1].append(ln)  # a sub- or superscript of inline maths, extracted as its own line
+            if overlap > 0.3 * (ln.bbox[3] - ln.bbox[1]) and ln.size < 0.85 * max(x.size for x in rows[-1]):
+                # a sub- or superscript of inline maths, extracted as its own line (it overlaps the row by a good
+                # part of its height: a table's smaller row that only touches the caption's last line does not)
+                rows[-1].append(ln)
                 continue
         rows.append([ln])
     return rows

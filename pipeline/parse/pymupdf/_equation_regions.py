@@ -15,7 +15,7 @@ import pymupdf
 
 from pipeline.parse.pymupdf._geometry import hrules, inside, is_prose, union, x_overlap
 from pipeline.parse.pymupdf._latex_build import glyph_atoms, render
-from pipeline.parse.pymupdf._latex_symbols import math_share, prose_fonts
+from pipeline.parse.pymupdf._latex_symbols import math_share, prose_fonts, strong_math
 from pipeline.parse.pymupdf.page import INK, Line, PageAnalysis, Rect
 from pipeline.parse.quality import latex_problem, repair_latex
 
@@ -134,6 +134,8 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis, text_fonts: frozenset
         m = sum(math_share(ln.spans, text_fonts)[0] for ln in maths)
         if m < 2 or (not tags and m < 4 and box[2] - box[0] < 30):
             continue
+        if not any(strong_math(ln.spans, text_fonts) for ln in maths):
+            continue  # digits and dashes of the text font alone: a reference's `468–486.`, a date, a contents line
         tag = _tag(tags[0]) if tags else None
         tag_boxes = [t.bbox for t in tags]
         for ln in maths:

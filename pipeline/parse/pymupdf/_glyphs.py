@@ -3,7 +3,8 @@ that copy its layout) are embedded by pdfTeX without a Unicode mapping, so MuPDF
 prose (inline sums, big parentheses, radicals). Read again with TEXT_CID_FOR_UNKNOWN_UNICODE, each such glyph comes
 back as its character code, which the CMEX10 encoding (`_latex_symbols.CMEX`) names; here that name becomes the
 Unicode character (`\\sum` -> ∑, a sized `(` -> `(`, a radical -> √). Extension pieces of tall delimiters are
-dropped. Glyphs of other fonts with no mapping (e.g. Mathematica's) stay U+FFFD: the core drops and counts them.
+dropped. Latin Modern's LMMathExtension10 (`\\usepackage{lmodern}`) comes out as the codes themselves (`X` for a
+display sum): those spans are decoded through the same table (`raw_codes`, `decode_codes`). Glyphs of other fonts with no mapping (e.g. Mathematica's) stay U+FFFD: the core drops and counts them.
 """
 from __future__ import annotations
 
@@ -19,6 +20,19 @@ _UNICODE = {"(": "(", ")": ")", "[": "[", "]": "]", r"\lfloor": "⌊", r"\rfloor
             r"\bigsqcup": "⨆", r"\oint": "∮", r"\bigodot": "⨀", r"\bigoplus": "⨁", r"\bigotimes": "⨂", "√": "√",
             "": ""}
 BY_CODE = {code: _UNICODE.get(latex, "\ufffd") for code, (latex, _) in CMEX.items()}
+
+
+def raw_codes(font: str, text: str) -> bool:
+    """A math extension span that MuPDF gives as the font's character codes (Latin Modern's LMMathExtension10 as
+    `\\usepackage{lmodern}` embeds it: `X` for a display sum, `P` for a text one, `\\x10` for a big parenthesis):
+    ASCII letters or control codes are never what an extension font's glyphs mean."""
+    return bool(EXTENSION_FONT.match(base_font(font))) and "\ufffd" not in text and any(
+        (c.isascii() and c.isalpha()) or ord(c) < 0x20 for c in text)
+
+
+def decode_codes(text: str) -> str:
+    """A span of extension-font character codes as the characters they stand for (see `raw_codes`)."""
+    return "".join(_char(c) if not c.isspace() else c for c in text)
 
 
 def needs_recovery(font: str, text: str) -> bool:

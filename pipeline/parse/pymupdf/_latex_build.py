@@ -44,7 +44,7 @@ def glyph_atoms(chars: list[tuple[str, Rect, str, float]]) -> list[Atom]:
         if ch.isspace():
             continue
         kind = "g"
-        cmex = base_font(font).upper().startswith("CMEX")
+        cmex = base_font(font).upper().startswith(("CMEX", "LMMATHEXTENSION"))  # lmodern's CMEX: same codes
         if cmex and ord(ch) < 0x80:
             ch, kind = CMEX.get(ord(ch), ("", ""))
             if kind == "rad":

@@ -73,7 +73,8 @@ FUNCTIONS = {"log", "exp", "sin", "cos", "tan", "tanh", "max", "min", "arg", "li
              "ln", "Pr", "dim", "ker", "deg", "gcd", "sgn"}
 
 MATH_FONT = re.compile(r"^(CM(MI|SY|EX|R|BX|MIB|BSY|SS|TI)\d|MSBM|MSAM|EUFM|EUSM|RSFS|LMMath|LMRoman|CambriaMath|"
-                       r"STIX|rtx|txsy|txmi|txex|Symbol|MTSY|MTMI)", re.I)
+                       r"STIX|rtx|txsy|txmi|txex|Symbol|MTSY|MTMI|"
+                       r"[A-Za-z]+Math(?:-|$))", re.I)  # OpenType maths: LatinModernMath-Regular, TeXGyreTermesMath
 MATH_CHARS = set(GREEK) | {c for c in SYMBOLS if len(c) == 1 and c not in "{}#%&_…•†–"} | set("=+<>")
 
 
@@ -85,14 +86,29 @@ def is_math_font(font: str) -> bool:
     return bool(MATH_FONT.match(base_font(font)))
 
 
+_ALPHABETS = (("DOUBLE-STRUCK", r"\mathbb"), ("FRAKTUR", r"\mathfrak"), ("SCRIPT", r"\mathcal"), ("BOLD", r"\mathbf"))
+
+
 def _alnum_math(ch: str) -> str | None:
-    """Mathematical Alphanumeric Symbols (U+1D400..) -> ASCII letter/digit, e.g. from Cambria Math."""
+    """A Mathematical Alphanumeric Symbol (U+1D400-U+1D7FF, and the letter-like ones Unicode keeps elsewhere: ℎ, ℛ,
+    ℬ, ...) as LaTeX: the letter, digit or Greek command it is a style of, bold, double-struck, script or fraktur
+    as `\mathbf{}`, `\mathbb{}`, `\mathcal{}`, `\mathfrak{}` (italic is maths' default). OpenType maths fonts
+    (unicode-math's Latin Modern Math or STIX Two Math under LuaLaTeX or XeLaTeX, Cambria Math in Word) set every
+    maths letter so: `𝑥`, `𝜏`, `𝐖`."""
     cp = ord(ch)
-    if 0x1D400 <= cp <= 0x1D6A3:
-        return chr(ord("A") + (cp - 0x1D400) % 52) if (cp - 0x1D400) % 52 < 26 else chr(ord("a") + (cp - 0x1D400) % 52 - 26)
-    if 0x1D7CE <= cp <= 0x1D7FF:
-        return chr(ord("0") + (cp - 0x1D7CE) % 10)
-    return None
+    if not (0x1D400 <= cp <= 0x1D7FF or 0x2102 <= cp <= 0x2134):
+        return None
+    import unicodedata
+
+    if ch == "ℓ":
+        return r"\ell "
+    base = unicodedata.normalize("NFKC", ch)
+    if base == ch or len(base) != 1 or not ((base.isascii() and base.isalnum()) or base in GREEK):
+        return None  # ℧, ℮, ...: not a styled letter
+    latex = "\\" + GREEK[base] if base in GREEK else base
+    name = unicodedata.name(ch, "")
+    command = next((command for word, command in _ALPHABETS if word in name), None)
+    return f"{command}{{{latex}}}" if command else latex + (" " if base in GREEK else "")
 
 
 def span_latex(text: str, font: str) -> str:
@@ -118,7 +134,7 @@ def span_latex(text: str, font: str) -> str:
 
     for ch in text:
         if ch.isascii() and ch.isalpha():
-            if name.startswith("CMSY") and ch.isupper():
+            if name.startswith(("CMSY", "LMMATHSYMBOLS")) and ch.isupper():
                 flush(); out.append(r"\mathcal{" + ch + "}")  # noqa: E702
             elif name.startswith("MSBM") and ch.isupper():
                 flush(); out.append(r"\mathbb{" + ch + "}")  # noqa: E702
@@ -170,6 +186,21 @@ def _math_italic(span, line_has_math: bool) -> bool:
     token = span.text.strip()
     return (line_has_math and 0 < len(token) <= 4 and token.isalpha() and token.lower() not in _ITALIC_WORDS
             and span.italic)
+
+
+def strong_math(spans: list, prose: frozenset[str] = frozenset()) -> bool:
+    """Whether a line holds one character only maths sets: a glyph of a maths font that is not one of the body's
+    text fonts, a maths symbol (not a hyphen: in a text font it is one), a mathematical alphanumeric. In a paper set
+    in Computer or Latin Modern, the text fonts are maths fonts too (digits, brackets), so a reference's last line
+    `468–486.` or a title page's `2026-11-24` is all "maths" by share and none of it by this test."""
+    for s in spans:
+        in_prose = s.font in prose
+        for ch in s.text:
+            if ch.isspace() or ch == "-":
+                continue
+            if (is_math_font(s.font) and not in_prose) or ch in MATH_CHARS or ord(ch) >= 0x1D400 or ch == "\ufffd":
+                return True
+    return False
 
 
 def math_share(spans: list, prose: frozenset[str] = frozenset()) -> tuple[int, int]:

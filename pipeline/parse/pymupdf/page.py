@@ -27,7 +27,7 @@ import pymupdf
 from pipeline.parse import progress as parse_progress
 from pipeline.parse.ocr import TesseractEngine, as_text_dict, ocr_pages, page_verdict
 from pipeline.parse.options import OCROptions
-from pipeline.parse.pymupdf._glyphs import needs_recovery, recover
+from pipeline.parse.pymupdf._glyphs import decode_codes, needs_recovery, raw_codes, recover
 from pipeline.parse.pymupdf._running import mark_running
 from pipeline.parse.pymupdf._type3 import mark_type3_bold
 
@@ -452,7 +452,12 @@ def _invisible_only(raw: dict) -> bool:
 
 def _recover_glyphs(page: pymupdf.Page, raw: dict, flags: int) -> None:
     """U+FFFD of TeX's math extension fonts recovered from their character codes (_glyphs.py), in place; only pages
-    that have such glyphs are read a second time."""
+    that have such glyphs are read a second time. Extension spans that came out as their codes are decoded."""
+    for b in raw["blocks"]:
+        for ln in b.get("lines", ()):
+            for s in ln["spans"]:
+                if raw_codes(s["font"], s["text"]):
+                    s["text"] = decode_codes(s["text"])
     if not any(needs_recovery(s["font"], s["text"]) for b in raw["blocks"] for ln in b.get("lines", ())
                for s in ln["spans"]):
         return

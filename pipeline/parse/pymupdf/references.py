@@ -37,12 +37,11 @@ def _unheaded_start(rows: list[Row]) -> int | None:
     """Index of the row starting the last run of labels that counts up from 1 ([1] [2] [3] [4] ...)."""
     found = None
     for i, r in enumerate(rows):
-        if not HEAD_LABEL.match(r.text + " "):
+        if not HEAD_LABEL.match(_label_text(r) + " "):
             continue
         expected = 2
         for q in rows[i + 1 : i + 80]:
-            mq = LABEL.match(q.text + " ")
-            if mq and int(re.match(r"[\[(]?(\d+)", q.text).group(1)) == expected:
+            if _label_number(q) == expected:
                 expected += 1
         if expected >= 5 and sum(1 for q in rows[i : i + 40] if YEAR.search(q.text)) >= 0.2 * len(rows[i : i + 40]):
             found = i
@@ -65,8 +64,9 @@ def _main_list(rows: list[Row], heads: dict[int, int], starts: list[int]) -> int
 
 
 def _label_number(row: Row) -> int | None:
-    m = LABEL.match(row.text + " ")
-    n = m and re.match(r"[\[(]?(\d+)", row.text)
+    text = _label_text(row)
+    m = LABEL.match(text + " ")
+    n = m and re.match(r"[\[(]?(\d+)", text)
     return int(n.group(1)) if n else None
 
 
