@@ -175,6 +175,9 @@ def _latex_context():
     return get_default_latex_context_db()  # built once: a walker builds it anew by default (most of its cost)
 
 
+_SCRIPT_WORD = re.compile(r"[_^]\{\\(?:mathrm|text|mathit|operatorname)\{[^{}]*\}\}")
+
+
 @lru_cache(maxsize=4096)
 def latex_problem(latex: str) -> str | None:
     """Why `latex` is not a plausible equation row, or None when it is (see the module docstring). Cached: the
@@ -193,8 +196,15 @@ def latex_problem(latex: str) -> str | None:
     if _double_script(body) >= 0:
         return "double script"
     words: list[str] = []
+    # a word set as a sub- or superscript is a label (`x_{\mathrm{query}}`), not prose: neither side counts it
+    unlabelled = _SCRIPT_WORD.sub("", body)
+    if unlabelled != body:
+        try:
+            nodes = LatexWalker(unlabelled, latex_context=_latex_context(), tolerant_parsing=False).get_latex_nodes()[0]
+        except Exception:  # the script groups were what held it together: judge the whole row
+            unlabelled = body
     _words(nodes, words)
-    letters = sum(ch.isalpha() for ch in re.sub(r"\\[A-Za-z]+", "", body))
+    letters = sum(ch.isalpha() for ch in re.sub(r"\\[A-Za-z]+", "", unlabelled))
     word_letters = sum(len(w) for w in words)
     if len(words) >= 3 and word_letters >= 0.6 * max(letters, 1):
         return "prose"

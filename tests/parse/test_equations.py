@@ -119,3 +119,25 @@ def test_a_page_range_or_a_date_in_the_text_font_is_no_equation():
     for style in ("els_preprint", "llncs", "quarto_like", "oup", "achemso"):
         eqs = parse_pdf(ZOO / style / "paper.pdf").equations
         assert all("=" in e.latex or "\\" in e.latex for e in eqs), (style, [e.latex for e in eqs])
+
+
+def test_newtx_text_operators_are_read_by_their_glyph_names():
+    """newtx's extension font (acmart, CIKM 2023 in corpus2) maps its display sum to `∑` + a variation selector and
+    gives no Unicode for its text-style sum, which MuPDF hands out as `Í`; the embedded font's own encoding names
+    it `summationtext`."""
+    from pipeline.parse import parse_pdf
+    from tests.conftest import corpus2_pdf
+
+    latex = [e.latex for e in parse_pdf(corpus2_pdf("acm_cikm2023_contrastive_subgraphs.pdf")).equations]
+    assert r"\mu_{c}=\frac{\sum_{i}\hat{\gamma}_{ic}h_{i}}{\sum_{i}\hat{\gamma}_{ic}}c=1,...,C, \tag{7}" in latex
+    assert not any("Í" in t or "\ufe01" in t for t in latex)
+
+
+def test_words_in_scripts_are_labels_not_prose():
+    from pipeline.parse.quality import latex_problem
+
+    # corpus2's KDD 2018 triplet loss as the builder reads it
+    triplet = (r"L=\sum_{i=1}|f(x_{i}^{\mathrm{query}})-f(x_{i}^{\mathrm{pos}})|{2}\\ -|f(x_{i}^{\mathrm{query}})"
+               r"-f(x_{i}^{\mathrm{neg}})|{2}+\mathrm{margin}_{+}. \tag{1}")
+    assert latex_problem(triplet) is None
+    assert latex_problem(r"\mathrm{the}\mathrm{model}\mathrm{is}\mathrm{trained}x") == "prose"

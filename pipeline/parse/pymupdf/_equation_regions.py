@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 import pymupdf
 
 from pipeline.parse.pymupdf._geometry import hrules, inside, is_prose, union, x_overlap
+from pipeline.parse.pymupdf._glyphs import extension_codes
 from pipeline.parse.pymupdf._latex_build import glyph_atoms, render
-from pipeline.parse.pymupdf._latex_symbols import math_share, prose_fonts, strong_math
+from pipeline.parse.pymupdf._latex_symbols import base_font, math_share, prose_fonts, strong_math
 from pipeline.parse.pymupdf.page import INK, Line, PageAnalysis, Rect
 from pipeline.parse.quality import latex_problem, repair_latex
 
@@ -152,7 +153,11 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis, text_fonts: frozenset
     return out
 
 
-def _chars(raw: dict, box: Rect) -> list[tuple[str, Rect, str, float]]:
+def _chars(raw: dict, box: Rect, codes: dict[str, dict[str, str]] | None = None) -> list[tuple[str, Rect, str, float]]:
+    """The visible glyphs whose centre lies in `box`, as (character, box, font, size). `codes`: extension-font
+    characters read by their glyph names (`_glyphs.extension_codes`); Unicode variation selectors (newtx maps its
+    display sum to `∑` + U+FE01) are dropped."""
+    codes = codes or {}
     out = []
     for b in raw["blocks"]:
         if b.get("type") != 0 or x_overlap(b["bbox"], box) < 0:
@@ -161,16 +166,21 @@ def _chars(raw: dict, box: Rect) -> list[tuple[str, Rect, str, float]]:
             for s in ln["spans"]:
                 if not s.get("char_flags", INK) & INK:  # invisible (render mode 3) text, e.g. hidden TeX source
                     continue
+                named = codes.get(base_font(s["font"]), {})
                 for c in s["chars"]:
+                    ch = named.get(c["c"], c["c"])
+                    if not ch or "\ufe00" <= ch <= "\ufe0f":
+                        continue
                     r = c["bbox"]
                     cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
                     if box[0] - 1 <= cx <= box[2] + 1 and box[1] - 1 <= cy <= box[3] + 1:
-                        out.append((c["c"], tuple(r), s["font"], s["size"]))
+                        out.append((ch, tuple(r), s["font"], s["size"]))
     return out
 
 
-def to_latex(p: PageAnalysis, raw: dict, box: Rect, tag: str | None, tag_boxes: list[Rect]) -> str:
-    chars = [c for c in _chars(raw, box) if not any(inside(c[1], t, 1) for t in tag_boxes)]
+def to_latex(p: PageAnalysis, raw: dict, box: Rect, tag: str | None, tag_boxes: list[Rect],
+             codes: dict[str, dict[str, str]] | None = None) -> str:
+    chars = [c for c in _chars(raw, box, codes) if not any(inside(c[1], t, 1) for t in tag_boxes)]
     rules = [r for r in hrules(p, 3.0) if inside(r, (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), 0)]
     tex = render(glyph_atoms(chars), rules)
     return tex + (rf" \tag{{{tag}}}" if tag else "")
@@ -202,8 +212,9 @@ def find_equations(facts: DocumentFacts) -> dict[int, list[EquationRegion]]:
         x0, y0, x1, y1 = union([f[0] for f in found])
         raw = p.page.get_text("rawdict", clip=(x0 - CLIP_MARGIN, y0 - CLIP_MARGIN, x1 + CLIP_MARGIN, y1 + CLIP_MARGIN),
                               flags=pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE)
+        codes = extension_codes(p.page.parent, p.page)
         for box, maths, tag, tag_boxes, group in sorted(found, key=lambda f: facts.reading_key(p, f[0])):
-            latex = to_latex(p, raw, union([ln.bbox for ln in maths]), tag, tag_boxes)
+            latex = to_latex(p, raw, union([ln.bbox for ln in maths]), tag, tag_boxes, codes)
             if len(latex) < 3:  # a stray symbol (e.g. left over from a matrix), not an equation
                 continue
             latex = repair_latex(latex)

@@ -71,3 +71,48 @@ def recover(text: str, with_codes: str) -> str:
         out.extend(_char(c) for c in with_codes[j:k]) if k > j else out.append(text[i:r])
         i, j = r, k
     return "".join(out)
+
+
+# Extension glyphs by their names in the embedded font's own encoding (`dup 205 /summationtext.1 put`): newtx's
+# txexs (acmart, Springer, many Times papers) maps most codes in its ToUnicode but not its text-style operators, which
+# MuPDF then gives as the code read as Latin-1 (`Í` for a text-style sum). Names of pieces of tall delimiters
+# (`parenleftbt`, `bracketleftex`) map to nothing and are dropped, as CMEX's are.
+_NAMED = [("contintegral", "∮"), ("summation", "∑"), ("product", "∏"), ("coproduct", "∐"), ("integral", "∫"),
+          ("union", "⋃"), ("intersection", "⋂"), ("logicaland", "⋀"), ("logicalor", "⋁"), ("circleplus", "⨁"),
+          ("circlemultiply", "⨂"), ("circledot", "⨀"), ("angbracketleft", "⟨"), ("angbracketright", "⟩"),
+          ("parenleft", "("), ("parenright", ")"), ("bracketleft", "["), ("bracketright", "]"), ("braceleft", "{"),
+          ("braceright", "}"), ("floorleft", "⌊"), ("floorright", "⌋"), ("ceilingleft", "⌈"), ("ceilingright", "⌉"),
+          ("radical", "√"), ("backslash", "\\"), ("slash", "/")]
+_PIECE = re.compile(r"(bt|tp|ex|mid|bot|top)$")
+_ENCODING = re.compile(rb"dup (\d+) ?/([A-Za-z][\w.]*) put")
+
+
+def _unicode_of(name: str) -> str | None:
+    base = name.split(".")[0]
+    if _PIECE.search(base) and not base.endswith(("text", "display")):
+        return ""
+    return next((u for prefix, u in _NAMED if base.startswith(prefix)), None)
+
+
+def extension_codes(doc, page) -> dict[str, dict[str, str]]:
+    """Font name -> {character as MuPDF gives it: the character it is} for the extension fonts of a page whose
+    embedded Type 1 program names its glyphs (see `_NAMED`). Read once per font per document (`doc` caches it)."""
+    cache = doc.__dict__.setdefault("_paperbase_extension_codes", {}) if hasattr(doc, "__dict__") else {}
+    out: dict[str, dict[str, str]] = {}
+    for xref, _ext, kind, name, *_ in page.get_fonts():
+        if kind != "Type1" or not EXTENSION_FONT.match(base_font(name)):
+            continue
+        if xref not in cache:
+            table: dict[str, str] = {}
+            try:
+                program = doc.extract_font(xref)[3] or b""
+            except Exception:  # a font MuPDF cannot hand out: its glyphs stay as they are
+                program = b""
+            for code, glyph in _ENCODING.findall(program[:60000]):
+                u = _unicode_of(glyph.decode("latin-1"))
+                if u is not None and int(code) >= 0x80:  # codes under 0x80 are CMEX's own (BY_CODE reads them)
+                    table[chr(int(code))] = u
+            cache[xref] = table
+        if cache[xref]:
+            out[base_font(name)] = cache[xref]
+    return out
