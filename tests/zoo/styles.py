@@ -1366,7 +1366,44 @@ def quarto_like() -> Style:
                  bib="items", bibitem=chicago_item, running=[], engine="lualatex")
 
 
+def imprint_numbers(nums: list[int]) -> str:
+    """philosophersimprint: `1. Introduction`, then `2.1 Title` (article's own format below the section)."""
+    return f"{nums[0]}. " if len(nums) == 1 else ".".join(map(str, nums)) + " "
+
+
+def philosophersimprint() -> Style:
+    """Philosophers' Imprint (philosophersimprint.cls, a humanities journal): landscape pages in two columns, a
+    cover page of its own (the journal's name, volume and date, the title in capitals, the authors in large italics
+    separated by commas, their affiliations, the licence line and the journal's URL), no abstract heading (the
+    abstract is set as a plain quotation on the cover), `1. Introduction` headings at body size in bold, italic
+    `1.1 Title` sub-headings, Palatino (mathpazo), author-year references (Chicago-style items), running heads with
+    the authors' names and a short title, and the journal's name, volume and date in every footer."""
+    names = ", ".join(a.name for a in AUTHORS[:-1]) + " and " + AUTHORS[-1].name
+    affils = "; ".join(affil(i) for i in range(len(AFFILIATIONS)))
+    preamble = r"""\usepackage{amsmath,amssymb,tikz}
+\usepackage{natbib}
+\usepackage{hyperref}
+\journalvolume{26}
+\journalnumber{14}""" + rf"""
+\title[{SHORT_TITLE}]{{{TITLE}}}
+\author[Moreau et al.]{{{names}}}
+\affiliation{{{affils}}}
+\date{{November 2026}}
+\copyrightinfo{{2026 Léa Moreau, Jonas Østergaard, Priya Raghunathan and Daniel K. Okafor}}
+\copyrightlicense{{This work is licensed under a Creative Commons Attribution 4.0 License.}}"""
+    front = rf"""\maketitle
+\section*{{Abstract}}
+{ABSTRACT}
+"""
+    return Style("philosophersimprint", "Philosophers' Imprint (humanities, landscape two-column pages): a cover page "
+                 "with the title in capitals and italic authors, `1. Introduction` bold body-size headings, italic "
+                 "sub-headings, Palatino, author-year references, author and short-title running heads",
+                 "{philosophersimprint}", preamble, front, imprint_numbers,
+                 caption_sep=": ", cite="citep", refs=22, bib="items", bibitem=chicago_item, title=TITLE.upper(),
+                 running=["philosophers' imprint", "vol. 26, no. 14 (november 2026)", "moreau et al.", SHORT_TITLE])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
           chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart,
-          nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like]
+          nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like, philosophersimprint]

@@ -52,7 +52,7 @@ from pipeline.parse.options import ParseOptions
 from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, LABEL, MASTHEAD, _institution, _name_ok, _plain_name,
                                                  is_address, is_label, is_logo, is_masthead, name_like, names, norm)
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
-from pipeline.parse.pymupdf.page import Block, DocumentAnalysis, Line, PageAnalysis, line_spacing
+from pipeline.parse.pymupdf.page import Block, DocumentAnalysis, Line, PageAnalysis, Span, line_spacing
 from pipeline.parse.sidecar import finish_metadata
 
 # ---- title ---------------------------------------------------------------------------------------------
@@ -294,7 +294,9 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
     if not title:
         return []
     top = max(l.bbox[3] for l in title)
-    bottom = abstract_y if abstract_y is not None else top + 0.25 * page.height
+    # an abstract above the title's foot stands in another column (a cover page beside the abstract, Philosophers'
+    # Imprint): it bounds nothing under the title
+    bottom = abstract_y if abstract_y is not None and abstract_y > top else top + 0.25 * page.height
     in_title = {id(l) for l in title}
     usable = lambda l: (l.horizontal and id(l) not in in_title and not _ABSTRACT.match(l.text)  # noqa: E731
                         and "@" not in l.text)
@@ -362,9 +364,31 @@ def _authors_in(page: PageAnalysis, region: list[Line], title: list[Line], body_
     count = lambda ls: sum(len(names(l)) for l in ls)  # noqa: E731
     picked = [l for l in region if l.bold] or (italic if count(italic) > count(upright) else largest)
     authors: list[str] = []
-    for line in picked:
+    for line in _wrapped(picked):
         authors += [n for n in names(line, page.page) if n not in authors]
     return authors
+
+
+_LIST_END = re.compile(r"(,|;|&|\band)\s*$")
+
+
+def _wrapped(lines: list[Line]) -> list[Line]:
+    """Lines of one list of names broken between a first name and a surname (`Léa Moreau, Jonas Østergaard, Priya` /
+    `Raghunathan and Daniel K. Okafor`) joined into one: a line that lists names (a comma or `and` in it) and ends
+    without a separator goes on in the next line of its size and slant, right under it. Lines that hold one name
+    each are left apart."""
+    out: list[Line] = []
+    for line in lines:
+        prev = out[-1] if out else None
+        if (prev is not None and re.search(r",|\band\b", prev.text) and not _LIST_END.search(prev.text)
+                and abs(prev.size - line.size) <= 0.3 and _italic(prev) == _italic(line)
+                and 0 <= line.bbox[1] - prev.bbox[3] < prev.size):
+            space = Span(" ", prev.spans[-1].bbox, prev.spans[-1].size, prev.spans[-1].font, prev.spans[-1].flags)
+            out[-1] = Line((min(prev.bbox[0], line.bbox[0]), prev.bbox[1], max(prev.bbox[2], line.bbox[2]),
+                            line.bbox[3]), [*prev.spans, space, *line.spans], prev.block, prev.dir)
+        else:
+            out.append(line)
+    return out
 
 
 # ---- abstract ------------------------------------------------------------------------------------------

@@ -319,6 +319,14 @@ def find_gutter(lines: list[Line], width: float, hint: tuple[float, float] | Non
         n_left = sum(1 for l in long if edge - 3 <= l.bbox[2] <= edge + 1.5)
         n_right = sum(1 for l in long if abs(l.bbox[0] - start) <= 1.5)
         need, max_across = 2, 0.5
+    if hint is None and n_right >= MIN_COLUMN_LINES and n_left < need:
+        # a ragged or centred left column beside justified text (a journal's cover page in the left column of a
+        # landscape page, Philosophers' Imprint): no line ends at one x there, but nothing crosses into the right
+        # column either
+        left = [l for l in lines if l.horizontal and l.text.strip() and l.bbox[2] <= start - 6]
+        if len(left) >= MIN_COLUMN_LINES and not any(
+                l.horizontal and l.bbox[0] < start - 6 and l.bbox[2] > start + 2 for l in lines):
+            edge, n_left = max(l.bbox[2] for l in left), need
     if min(n_left, n_right) < need:
         return None
     split = (edge + start) / 2
