@@ -172,6 +172,10 @@ _PRINTED = [
     (r"\b(?:Published|Accepted|To appear|Appear(?:s|ed))(?: as an? (?:conference|workshop|journal|full|short|long|oral|"
      r"poster|main[- ]conference) paper)? (?:in|at|to) (?:the )?(?:Proceedings of (?:the )?)?(?:\d+(?:st|nd|rd|th) )?"
      r"((?:IEEE |ACM )?[A-Z][A-Za-z]*[A-Z](?:-[A-Z]+)?) ?['’‘]?((?:19|20)?\d{2})\b", None, None),
+    # a journal's ISO 4 abbreviation with volume and year, as mathematics and physics journals print their footer or
+    # masthead: "Electron. J. Probab. 31 (2026), article no. 14", "Phys. Rev. Lett. 124, 101801 (2020)"
+    (r"(?<![\w.])([A-Z][a-z]*\.(?: (?:[A-Z][a-z]*\.|[A-Z]\b|of|and|&)){1,6}) \d+(?:, \d+)? \(" + _YEAR + r"\)",
+     None, None),
 ]
 
 
@@ -190,7 +194,7 @@ def _title_case(name: str) -> str:
 
 
 # patterns too loose to run over a whole page: only over the furniture text (headers, footers, margins)
-_LOOSE = 7
+_LOOSE = 8
 
 
 def detect_printed_venue(text: str, whole_page: bool = False) -> Venue | None:

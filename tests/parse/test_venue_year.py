@@ -39,6 +39,8 @@ PRINTED = [
     # OUP mastheads above the title (journal, year, pages or volume)
     ("Bioinformatics, 2026, pp. 1–5 doi: 10.1093/bioinformatics/btab123", "Bioinformatics", 2026),
     ("AIAA SciTech 2026 Forum, 12–16 January 2026, Orlando, FL", "AIAA SciTech", 2026),
+    ("Electron. J. Probab. 31 (2026), article no. 14, 1–8. ISSN: 1083-6489", "Electron. J. Probab.", 2026),
+    ("Phys. Rev. Lett. 124, 101801 (2020)", "Phys. Rev. Lett.", 2020),
     ("AIAA AVIATION 2023 Forum June 12-16, 2023, San Diego, CA and Online", "AIAA AVIATION", 2023),
     ("Journal of Economic Geography, 2019, Vol. 19, No. 2, 12–40", "Journal of Economic Geography", 2019),
 ]

@@ -1403,7 +1403,33 @@ def philosophersimprint() -> Style:
                  running=["philosophers' imprint", "vol. 26, no. 14 (november 2026)", "moreau et al.", SHORT_TITLE])
 
 
+def ejpecp() -> Style:
+    """Electronic Journal of Probability (ejpecp.cls, `EJP`): pure mathematics in Bitstream Vera (bera), a first page
+    with the journal's logo drawn as letters climbing an arc, the volume, paper number, year and DOI, the title,
+    authors with footnoted affiliations, abstract, keywords, AMS subject classification and submission dates; `1
+    Introduction` headings, numbered theorem-style text, plain numbered references."""
+    names = r" \and ".join(rf"{a.name}\footnote{{{affil(a.affil)}. \EMAIL{{{a.email}}}}}" for a in AUTHORS)
+    preamble = rf"""\usepackage{{tikz}}
+\TITLE{{{TITLE}}}
+\SHORTTITLE{{{SHORT_TITLE}}}
+\AUTHORS{{{names}}}
+\KEYWORDS{{{'; '.join(KEYWORDS)}}}
+\AMSSUBJ{{60F05; 68T50}}
+\SUBMITTED{{March 12, 2026}}
+\ACCEPTED{{October 2, 2026}}
+\VOLUME{{31}}
+\YEAR{{2026}}
+\PAPERNUM{{14}}
+\DOI{{10.1214/26-EJP1234}}
+\ABSTRACT{{{ABSTRACT}}}"""
+    return Style("ejpecp", "Electronic Journal of Probability (ejpecp.cls): Bera fonts, the journal's logo of letters "
+                 "on an arc, volume / paper / year / DOI lines, footnoted affiliations, keywords and AMS subject "
+                 "classes, `1 Introduction` headings, plain numbered references", "[EJP]{ejpecp}", preamble,
+                 "\\maketitle\n", arabic_dotted("", " "), twocolumn=False, caption_sep=": ", refs=22,
+                 bst="plain", running=[])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
           chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart,
-          nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like, philosophersimprint]
+          nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like, philosophersimprint, ejpecp]

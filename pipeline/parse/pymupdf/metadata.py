@@ -539,11 +539,13 @@ def extract_abstract(page: PageAnalysis, title: list[Line] | None = None, spacin
 
 # ---- where venues are printed -------------------------------------------------------------------------
 
-def _venue_text(page: PageAnalysis, body_size: float) -> str:
-    """Running headers, footers, first-page footnotes and margin stamps: where venues are printed."""
+def _venue_text(page: PageAnalysis, body_size: float, above: float = 0.0) -> str:
+    """Running headers, footers, first-page footnotes and margin stamps: where venues are printed. `above`: the
+    title's top on the front page; what stands over the title there is its masthead, however low a logo pushes it
+    (Electronic Journal of Probability: `Electron. J. Probab. 31 (2026), article no. 14` a fifth of the way down)."""
     parts = []
     for b in page.blocks:
-        edge = b.bbox[1] >= 0.6 * page.height or b.bbox[3] <= 0.12 * page.height
+        edge = b.bbox[1] >= 0.6 * page.height or b.bbox[3] <= max(0.12 * page.height, above)
         small = all(l.size <= body_size + 0.6 for l in b.lines)
         if b.margin or (edge and small):
             parts.append(" ".join(l.text for l in b.lines))
@@ -581,4 +583,5 @@ def extract_metadata(facts: DocumentFacts | DocumentAnalysis, path: Path, option
     md.authors = extract_authors(first, title_lines, abstract_y, facts.body_size)
     pages = {facts.pages[0].number: facts.pages[0], first.number: first}.values()
     finish_metadata(md, path, options, first_page_text=" ".join(l.text for p in pages for l in p.lines),
-                    venue_text=" ".join(_venue_text(p, facts.body_size) for p in pages))
+                    venue_text=" ".join(_venue_text(p, facts.body_size, above=min(
+                        (l.bbox[1] for l in title_lines), default=0.0) if p is first else 0.0) for p in pages))
