@@ -141,3 +141,18 @@ def test_words_in_scripts_are_labels_not_prose():
                r"-f(x_{i}^{\mathrm{neg}})|{2}+\mathrm{margin}_{+}. \tag{1}")
     assert latex_problem(triplet) is None
     assert latex_problem(r"\mathrm{the}\mathrm{model}\mathrm{is}\mathrm{trained}x") == "prose"
+
+
+def test_a_limit_wider_than_its_operator_stays_whole_and_stops_at_the_next_operator():
+    """`j \\in R(i)` under a display sum runs past the sum's edges; it was cut into `\\sum_{j\\in R(}{}_{i)}`. The
+    limits of two sums side by side stay apart."""
+    a = [Atom(0, 0, 10, 14, 10, r"\sum", "CMEX10", "op"), Atom(0, 15, 2, 19, 7, "j", "CMMI7"),
+         Atom(2, 15, 6, 19, 7, "∈", "CMSY7"), Atom(6, 15, 9, 19, 7, "R", "CMMI7"), Atom(9, 15, 11, 19, 7, "(", "CMR7"),
+         Atom(11, 15, 12.5, 19, 7, "i", "CMMI7"), Atom(12.5, 15, 14.5, 19, 7, ")", "CMR7"),
+         Atom(16, 2, 22, 12, 10, "x", "CMMI10")]
+    assert render(a, []) == r"\sum_{j\in R(i)}x"
+    two = [Atom(0, 0, 10, 14, 10, r"\sum", "CMEX10", "op"), Atom(2, 15, 4, 19, 7, "i", "CMMI7"),
+           Atom(4, 15, 7, 19, 7, "=", "CMR7"), Atom(7, 15, 9, 19, 7, "1", "CMR7"),
+           Atom(10, 0, 20, 14, 10, r"\sum", "CMEX10", "op"), Atom(12, 15, 14, 19, 7, "j", "CMMI7"),
+           Atom(14, 15, 17, 19, 7, "=", "CMR7"), Atom(17, 15, 19, 19, 7, "1", "CMR7")]
+    assert render(two, []) == r"\sum_{i=1}\sum_{j=1}"

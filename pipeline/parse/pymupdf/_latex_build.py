@@ -142,16 +142,41 @@ def _structures(atoms: list[Atom], rules: list[Rect]) -> list[Atom]:
         tex = r"\frac{" + render(num, sub_n) + "}{" + render(den, sub_d) + "}"
         group = num + den
         atoms = rest + [Atom(r[0], min(a.y0 for a in group), r[2], max(a.y1 for a in group), S, tex, kind="frac", axis=y)]
-    for op in sorted((a for a in atoms if a.kind == "op"), key=lambda a: a.x0):
+    ops = sorted((a for a in atoms if a.kind == "op"), key=lambda a: a.x0)
+    for op in ops:
         h = op.y1 - op.y0
         # limits sit centred over/under the operator; scripts of a text-style operator start at its right edge
         near = lambda a: a is not op and a.kind == "g" and a.size < 0.9 * op.size and a.x0 < op.x1 - 0.25 * (op.x1 - op.x0) and a.x1 > op.x0  # noqa: E731
         upper, atoms = _take(atoms, lambda a: near(a) and a.y1 <= op.y0 + 0.25 * h and a.y1 >= op.y0 - 1.2 * op.size)
         lower, atoms = _take(atoms, lambda a: near(a) and a.y0 >= op.y1 - 0.25 * h and a.y0 <= op.y1 + 1.2 * op.size)
+        upper, atoms = _whole_limit(upper, atoms, op, ops)
+        lower, atoms = _whole_limit(lower, atoms, op, ops)
         if upper or lower:
             tex = op.text + ("_{" + render(lower, []) + "}" if lower else "") + ("^{" + render(upper, []) + "}" if upper else "")
             atoms = [a for a in atoms if a is not op] + [Atom(op.x0, op.y0, op.x1, op.y1, op.size, tex, kind="lim", axis=op.cy)]
     return atoms
+
+
+def _whole_limit(limit: list[Atom], atoms: list[Atom], op: Atom, ops: list[Atom]) -> tuple[list[Atom], list[Atom]]:
+    """A limit wider than its operator (`j \\in R(i)` under a `\\sum`) runs on past the operator's edges: script-size
+    glyphs on the limit's baseline that continue it without a gap join it (they were `{}_{i)}` after the sum), up
+    to the glyphs under or over another operator (`\\sum_{i=1}\\sum_{j=1}`: `j=1` is the next sum's)."""
+    others = [o for o in ops if o is not op]
+    if not limit:
+        return limit, atoms
+    limit, atoms = list(limit), list(atoms)
+    while True:
+        y0, y1 = min(a.y0 for a in limit), max(a.y1 for a in limit)
+        x0, x1 = min(a.x0 for a in limit), max(a.x1 for a in limit)
+        gap = 0.5 * max(a.size for a in limit)
+        more = [a for a in atoms if a is not op and a.kind == "g" and a.size < 0.9 * op.size
+                and min(a.y1, y1) - max(a.y0, y0) > 0.5 * (a.y1 - a.y0)
+                and (0 <= a.x0 - x1 < gap or 0 <= x0 - a.x1 < gap)
+                and not any(o.x0 - 1 <= a.cx <= o.x1 + 1 for o in others)]
+        if not more:
+            return limit, atoms
+        limit += more
+        atoms = [a for a in atoms if not any(a is m for m in more)]
 
 
 def _small(a: Atom, S: float) -> bool:
