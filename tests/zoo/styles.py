@@ -325,9 +325,11 @@ def els_5p() -> Style:
                  running=["Preprint submitted to Information Sciences"])
 
 
-def revtex_aps() -> Style:
-    authors = "\n".join(rf"\author{{{a.name}}}" + (rf"\email{{{a.email}}}" if i == 0 else "") + rf"\affiliation{{{affil(a.affil)}}}"
-                        for i, a in enumerate(AUTHORS))
+def _revtex(name: str, description: str, options: str, bst: str, running: list[str] | None = None) -> Style:
+    """revtex4-2 in its reprint layout (APS and AIP journals share it): one `\\author` and `\\affiliation` per
+    author, the abstract before `\\maketitle`, `I.` / `A.` / `1.` headings, the bibliography with no heading."""
+    authors = "\n".join(rf"\author{{{a.name}}}" + (rf"\email{{{a.email}}}" if i == 0 else "") +
+                        rf"\affiliation{{{affil(a.affil)}}}" for i, a in enumerate(AUTHORS))
     front = rf"""\title{{{TITLE}}}
 {authors}
 \date{{November 24, 2026}}
@@ -340,11 +342,16 @@ def revtex_aps() -> Style:
     def numbers(nums: list[int]) -> str:
         return ieee_numbers(nums) if len(nums) < 3 else f"{nums[2]}. "
 
-    return Style("revtex_aps", "revtex4-2 APS reprint: two-column, `I. INTRODUCTION` capitals headings, `FIG. 1.` and "
-                 "`TABLE I.` captions, abstract without heading", "[reprint,amsmath,amssymb,aps,prb]{revtex4-2}",
-                 r"\usepackage{tikz}", front, numbers, upper_levels=(1,),
+    extra = {} if running is None else {"running": running}
+    return Style(name, description, options, r"\usepackage{tikz}", front, numbers, upper_levels=(1,),
                  table_name="TABLE", table_numbers="Roman", caption_sep=". ", figure_name="FIG.", refs=24,
-                 bst="apsrev4-2", bib_heading="")
+                 bst=bst, bib_heading="", **extra)
+
+
+def revtex_aps() -> Style:
+    return _revtex("revtex_aps", "revtex4-2 APS reprint: two-column, `I. INTRODUCTION` capitals headings, `FIG. 1.` and "
+                   "`TABLE I.` captions, abstract without heading", "[reprint,amsmath,amssymb,aps,prb]{revtex4-2}",
+                   "apsrev4-2")
 
 
 def amsart() -> Style:
@@ -1317,25 +1324,10 @@ def revtex_aip() -> Style:
     over their shared affiliation with superscript marks, `I. INTRODUCTION` capitals headings, `FIG. 1.` / `TABLE I.`
     captions, superscript citations, and aipnum4-2 references (`A. Rossi and K. Tanaka, J. Mach. Learn. Res. 21, 1
     (2020).`) with no heading, each labelled by a raised number."""
-    authors = "\n".join(rf"\author{{{a.name}}}" + (rf"\email{{{a.email}}}" if i == 0 else "") +
-                        rf"\affiliation{{{affil(a.affil)}}}" for i, a in enumerate(AUTHORS))
-    front = rf"""\title{{{TITLE}}}
-{authors}
-\date{{November 24, 2026}}
-\begin{{abstract}}
-{ABSTRACT}
-\end{{abstract}}
-\maketitle
-"""
-
-    def numbers(nums: list[int]) -> str:
-        return ieee_numbers(nums) if len(nums) < 3 else f"{nums[2]}. "
-
-    return Style("revtex_aip", "revtex4-2 AIP reprint (J. Chem. Phys.): two columns, superscript affiliation marks, "
-                 "`I. INTRODUCTION` headings, `FIG. 1.` captions, superscript citations, aipnum4-2 references with raised "
-                 "labels and no heading", "[reprint,amsmath,amssymb,aip,jcp]{revtex4-2}", r"\usepackage{tikz}", front,
-                 numbers, upper_levels=(1,), table_name="TABLE", table_numbers="Roman", caption_sep=". ",
-                 figure_name="FIG.", refs=24, bst="aipnum4-2", bib_heading="", running=[])
+    return _revtex("revtex_aip", "revtex4-2 AIP reprint (J. Chem. Phys.): two columns, superscript affiliation marks, "
+                   "`I. INTRODUCTION` headings, `FIG. 1.` captions, superscript citations, aipnum4-2 references with "
+                   "raised labels and no heading", "[reprint,amsmath,amssymb,aip,jcp]{revtex4-2}", "aipnum4-2",
+                   running=[])
 
 
 def quarto_like() -> Style:
