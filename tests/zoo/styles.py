@@ -98,6 +98,17 @@ def iop_item(i: int, e: dict) -> str:
 
 # ---------------------------------------------------------------- shared pieces
 
+def title_block(author: str) -> str:
+    """`\\title`, `\\author{author}`, `\\maketitle` and the abstract environment, in the order most classes take."""
+    return rf"""\title{{{TITLE}}}
+\author{{{author}}}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+"""
+
+
 def names_line(sup: bool = True, last_sep: str = ", ", mark: str = "") -> str:
     parts = [a.name + (f"\\textsuperscript{{{a.affil + 1}{mark if i == 0 else ''}}}" if sup else "")
              for i, a in enumerate(AUTHORS)]
@@ -1204,13 +1215,7 @@ def jacow() -> Style:
         who = ", ".join(printed[a.name] + (rf"\thanks{{{a.email}}}" if a is AUTHORS[0] else "") for a in group)
         lines.append(f"{who}, {affil(k)}")
     joined = " \\\\ ".join(lines)
-    front = rf"""\title{{{TITLE}}}
-\author{{{joined}}}
-\maketitle
-\begin{{abstract}}
-{ABSTRACT}
-\end{{abstract}}
-"""
+    front = title_block(joined)
     return Style("jacow", "JACoW accelerator-conference proceedings (jacow.cls): capitals title, initials-and-surname "
                  "author lines ending in their institution, italic `Abstract` heading, unnumbered centred capitals "
                  "headings, italic larger subsection headings, run-in bold level 3, `REFERENCES` with `[1]` entries",
@@ -1304,13 +1309,7 @@ def aiaa_tc() -> Style:
 \AIAAconference{AIAA SciTech 2026 Forum, 12--16 January 2026, Orlando, FL}
 \AIAAcopyright{\AIAAcopyrightD{2026}}"""
     joined = " \\\\[6pt] ".join(rows)
-    front = rf"""\title{{{TITLE}}}
-\author{{{joined}}}
-\maketitle
-\begin{{abstract}}
-{ABSTRACT}
-\end{{abstract}}
-"""
+    front = title_block(joined)
     return Style("aiaa_tc", "AIAA technical conference paper (aiaa-tc.cls, handcarry): forum line over the title, "
                  "names with footnoted positions over italic affiliations, unheaded bold abstract, centred Roman "
                  "headings, `A.` / italic `1.` sub-headings, superscript-numbered aiaa.bst references, "
