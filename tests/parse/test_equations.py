@@ -99,6 +99,9 @@ def test_latin_modern_extension_codes_are_sums_and_opentype_maths_letters_are_le
 
     for style in ("chicago_econ", "quarto_like"):
         latex = [e.latex for e in parse_pdf(ZOO / style / "paper.pdf").equations]
+        # the display sum: CMEX's code `X` (lmodern) or unicode-math's wider `∑` glyph, with its whole limit
+        assert (r"h_{i}=\sum_{j\in R(i)}\frac{exp(q_{i}^{\top}k_{j})}{\sum_{l\in R(i)}exp(q_{i}^{\top}k_{l})}v_{j} \tag{1}"
+                in latex), (style, latex)
         assert r"p_{ij}=\frac{exp(s_{ij}/\tau)}{\sum_{l}exp(s_{il}/\tau)} \tag{3}" in latex, (style, latex)
         assert r"\mathcal{L}_{bal}=\lambda \sum_{j=1}^{n}(\frac{1}{n}\sum_{i=1}^{n}p_{ij}-\frac{k}{n})^{2} \tag{4}" in latex
 

@@ -36,6 +36,10 @@ class Atom:
         return self.axis if self.axis is not None else (self.y0 + self.y1) / 2
 
 
+_OPENTYPE_OPS = {"∑": r"\sum", "∏": r"\prod", "∐": r"\coprod", "⋃": r"\bigcup", "⋂": r"\bigcap"}
+OPENTYPE_MATH = re.compile(r"[A-Za-z]+Math(?:-|$)")  # LatinModernMath-Regular, STIXTwoMath, TeXGyreTermesMath
+
+
 def glyph_atoms(chars: list[tuple[str, Rect, str, float]]) -> list[Atom]:
     """One atom per visible glyph. CMEX glyphs arrive as their TeX character codes (see CMEX); any still
     unmapped ones are big operators when wide, delimiters when narrow."""
@@ -64,6 +68,9 @@ def glyph_atoms(chars: list[tuple[str, Rect, str, float]]) -> list[Atom]:
             continue  # an unmapped code from another font
         elif ch in "∑∏∫⋃⋂" and y1 - y0 > 1.2 * size:
             kind = "op"
+        elif ch in _OPENTYPE_OPS and x1 - x0 >= 1.3 * size and OPENTYPE_MATH.match(base_font(font)):
+            # an OpenType maths font's display variant (unicode-math): the text one's box height, 1.4x its width
+            ch, kind = _OPENTYPE_OPS[ch], "op"
         atoms.append(Atom(x0, y0, x1, y1, size, ch, font, kind))
     _pair_delimiters(atoms)
     return _attach_accents(atoms)
