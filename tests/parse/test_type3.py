@@ -1,4 +1,4 @@
-"""Bold in Type 3 bitmap fonts, told from their strokes (pipeline/parse/pymupdf/_type3.py), on the zoo's AIAA paper:
+"""Bold and italic in Type 3 bitmap fonts, told from their strokes and slant (pipeline/parse/pymupdf/_type3.py), on the zoo's AIAA paper:
 its T1 Computer Modern is set in Type 3 fonts named `F33`, `F74`, ... with no bold flag."""
 from __future__ import annotations
 
@@ -28,6 +28,10 @@ def test_bold_type3_faces_are_marked_and_the_body_is_not():
     affiliation = _fonts_of(raws, "Palaiseau")  # italic
     assert any(bold for _, bold in sub) and {f for f, b in sub if b} <= marked
     assert body and not any(bold for _, bold in body) and not any(bold for _, bold in affiliation)
+    italic = {(s["font"], bool(s["flags"] & 2)) for raw in raws for b in raw["blocks"] for ln in b.get("lines", ())
+              for s in ln["spans"] if "Palaiseau" in s["text"] or "Fixed patterns are cheap" in s["text"]}
+    assert {flag for font, flag in italic if font in {f for f, _ in affiliation}} == {True}  # its slant measured
+    assert {flag for font, flag in italic if font in {f for f, _ in body}} == {False}
 
 
 def test_a_document_without_type3_fonts_is_left_as_it_is():
