@@ -416,13 +416,18 @@ def render(page, dpi: int):
 BOLD_STROKE = 1.35
 
 
-def _stroke(gray, box: tuple[float, float, float, float], scale: float) -> float:
-    x0, y0, x1, y1 = (int(round(v / scale)) for v in box)
-    dark = gray[max(y0, 0):y1, max(x0, 0):x1] < 140
+def stroke_width(dark) -> float:
+    """Mean length of the dark runs along the pixel rows of a boolean image: a glyph's stroke width in pixels (also
+    the Type 3 font weight measure, pipeline/parse/pymupdf/_type3.py)."""
     if not dark.size:
         return 0.0
     starts = int((dark[:, 1:] & ~dark[:, :-1]).sum() + dark[:, 0].sum())
     return float(dark.sum()) / starts if starts else 0.0
+
+
+def _stroke(gray, box: tuple[float, float, float, float], scale: float) -> float:
+    x0, y0, x1, y1 = (int(round(v / scale)) for v in box)
+    return stroke_width(gray[max(y0, 0):y1, max(x0, 0):x1] < 140)
 
 
 def mark_bold(blocks: list[OCRBlock], pix, dpi: int) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pymupdf
 
-from pipeline.parse.pymupdf._type3 import mark_type3_bold
+from pipeline.parse.pymupdf._type3 import mark_type3_styles
 from pipeline.parse.pymupdf.page import text_dict
 
 PDF = Path(__file__).resolve().parents[1] / "zoo" / "papers" / "aiaa_tc" / "paper.pdf"
@@ -22,7 +22,7 @@ def test_bold_type3_faces_are_marked_and_the_body_is_not():
         raws = [text_dict(p) for p in doc]
         assert not any(s["flags"] & 16 for raw in raws for b in raw["blocks"] for ln in b.get("lines", ())
                        for s in ln["spans"])  # the premise: no span says it is bold
-        marked = mark_type3_bold(doc, raws)
+        marked = mark_type3_styles(doc, raws)
     sub = _fonts_of(raws, "Hierarchical")  # "A. Hierarchical and Memory Encoders": bold at body size
     body = _fonts_of(raws, "Fixed patterns are cheap")
     affiliation = _fonts_of(raws, "Palaiseau")  # italic
@@ -40,5 +40,5 @@ def test_a_document_without_type3_fonts_is_left_as_it_is():
     page.insert_text((72, 72), "Plain text in a base-14 font, set at ten points on one line.", fontsize=10)
     raws = [text_dict(page)]
     before = [s["flags"] for b in raws[0]["blocks"] for ln in b["lines"] for s in ln["spans"]]
-    assert mark_type3_bold(doc, raws) == set()
+    assert mark_type3_styles(doc, raws) == set()
     assert [s["flags"] for b in raws[0]["blocks"] for ln in b["lines"] for s in ln["spans"]] == before

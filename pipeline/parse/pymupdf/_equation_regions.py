@@ -200,6 +200,7 @@ def find_equations(facts: DocumentFacts) -> dict[int, list[EquationRegion]]:
     """Page number -> its display equations in reading order, each a plausible formula (see the module docstring)."""
     text_fonts = _prose_fonts(facts)
     out: dict[int, list[EquationRegion]] = {}
+    font_tables: dict[int, dict[str, str]] = {}  # extension fonts' glyph-name tables, read once per document
     for p in facts.pages:
         found = _page_equations(facts, p, text_fonts)
         if not found:
@@ -212,7 +213,7 @@ def find_equations(facts: DocumentFacts) -> dict[int, list[EquationRegion]]:
         x0, y0, x1, y1 = union([f[0] for f in found])
         raw = p.page.get_text("rawdict", clip=(x0 - CLIP_MARGIN, y0 - CLIP_MARGIN, x1 + CLIP_MARGIN, y1 + CLIP_MARGIN),
                               flags=pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE)
-        codes = extension_codes(p.page.parent, p.page)
+        codes = extension_codes(p.page.parent, p.page, font_tables)
         for box, maths, tag, tag_boxes, group in sorted(found, key=lambda f: facts.reading_key(p, f[0])):
             latex = to_latex(p, raw, union([ln.bbox for ln in maths]), tag, tag_boxes, codes)
             if len(latex) < 3:  # a stray symbol (e.g. left over from a matrix), not an equation

@@ -94,10 +94,10 @@ def _unicode_of(name: str) -> str | None:
     return next((u for prefix, u in _NAMED if base.startswith(prefix)), None)
 
 
-def extension_codes(doc, page) -> dict[str, dict[str, str]]:
+def extension_codes(doc, page, cache: dict[int, dict[str, str]]) -> dict[str, dict[str, str]]:
     """Font name -> {character as MuPDF gives it: the character it is} for the extension fonts of a page whose
-    embedded Type 1 program names its glyphs (see `_NAMED`). Read once per font per document (`doc` caches it)."""
-    cache = doc.__dict__.setdefault("_paperbase_extension_codes", {}) if hasattr(doc, "__dict__") else {}
+    embedded Type 1 program names its glyphs (see `_NAMED`). `cache` (font xref -> table, one per document) keeps
+    each font program from being read more than once."""
     out: dict[str, dict[str, str]] = {}
     for xref, _ext, kind, name, *_ in page.get_fonts():
         if kind != "Type1" or not EXTENSION_FONT.match(base_font(name)):

@@ -6,8 +6,8 @@ cm-super; older arXiv papers; the zoo's els_cas, ascelike and aiaa_tc papers her
 at body size, a bold run-in head) read as body text. The weight is still on the page: bold strokes are thicker.
 
 Each Type 3 font's stroke width is measured on up to `SAMPLES` of its longest spans rendered at `ZOOM` (the mean
-length of the dark runs along the pixel rows, per pixel of font size; the same measure as `ocr.mark_bold` uses on
-OCR'd lines) and compared with the body font's. Measured on the zoo's aiaa_tc paper (Computer Modern bitmaps):
+length of the dark runs along the pixel rows, per pixel of font size: `ocr.stroke_width`, which `ocr.mark_bold` uses
+on OCR'd lines) and compared with the body font's. Measured on the zoo's aiaa_tc paper (Computer Modern bitmaps):
 regular faces 0.072-0.093 of their size (12 pt down to 7 pt: small sizes are drawn heavier), the body 0.083; bold
 faces 0.125-0.142 at 8-12 pt (1.5-1.7x the body) and 0.11 at 17 pt. BOLD_RATIO = 1.3 sits between; fonts under
 MIN_SIZE of the body's size are left alone (a 7 pt regular sans face reaches 1.33x), as are fonts far larger than
@@ -23,6 +23,8 @@ line at body size is a level-3 heading in ASCE's and AIAA's classes) and to the 
 from __future__ import annotations
 
 from collections import Counter
+
+from pipeline.parse.ocr import stroke_width
 
 SAMPLES = 3
 ZOOM = 3.0  # 216 dpi: a 10 pt stem is 2-4 pixels wide
@@ -56,13 +58,12 @@ def _measure(page, span: dict) -> tuple[float, float]:
     if not pix.w or not pix.h:
         return 0.0, 0.0
     dark = np.frombuffer(pix.samples, np.uint8).reshape(pix.h, pix.w) < 128
-    starts = int((dark[:, 1:] & ~dark[:, :-1]).sum() + dark[:, 0].sum())
-    stroke = float(dark.sum()) / starts / (span["size"] * ZOOM) if starts else 0.0
+    stroke = stroke_width(dark) / (span["size"] * ZOOM)
     upright = _peak(dark.astype(float), 0.0)
     return stroke, (_peak(dark.astype(float), SLANT_SHEAR) / upright if upright else 0.0)
 
 
-def mark_type3_bold(doc, raws: list[dict]) -> set[str]:
+def mark_type3_styles(doc, raws: list[dict]) -> set[str]:
     """Set the bold flag on every span of a Type 3 font whose strokes are BOLD_RATIO times the body font's, and the
     italic flag on every span of one that slants (in `raws`, the pages' text in get_text("dict") shape, in place).
     Returns the fonts marked bold."""

@@ -29,7 +29,7 @@ from pipeline.parse.ocr import TesseractEngine, as_text_dict, ocr_pages, page_ve
 from pipeline.parse.options import OCROptions
 from pipeline.parse.pymupdf._glyphs import decode_codes, needs_recovery, raw_codes, recover
 from pipeline.parse.pymupdf._running import mark_running
-from pipeline.parse.pymupdf._type3 import mark_type3_bold
+from pipeline.parse.pymupdf._type3 import mark_type3_styles
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 (PyMuPDF page space: top-left origin)
 _second = itemgetter(1)
@@ -756,6 +756,6 @@ def _analyze_pages(doc: pymupdf.Document, options: OCROptions) -> list[PageAnaly
                          engine=TesseractEngine(options.language), on_page=on_page)
         for i, blocks in zip(todo, read):
             raws[i] = as_text_dict(blocks)
-    mark_type3_bold(doc, raws)
+    mark_type3_styles(doc, raws)
     columns = document_number_columns(raws)
     return [analyze_page(p, raw, verdict, columns) for p, raw, verdict in zip(doc, raws, verdicts)]
