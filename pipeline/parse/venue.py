@@ -176,6 +176,17 @@ _PRINTED = [
     # masthead: "Electron. J. Probab. 31 (2026), article no. 14", "Phys. Rev. Lett. 124, 101801 (2020)"
     (r"(?<![\w.])([A-Z][a-z]*\.(?: (?:[A-Z][a-z]*\.|[A-Z]\b|of|and|&)){1,6}) \d+(?:, \d+)? \(" + _YEAR + r"\)",
      None, None),
+    # a journal's footer as Wiley sets it for society journals: its name (and a second-language name after a slash),
+    # year, volume(issue): "Canadian Journal of Economics / Revue canadienne d'économique 2019 52(3)"
+    (r"((?:[A-Z][a-z]+|of|and|for|the|in|on|&)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,9})(?: / [^/]{3,60}?)? "
+     + _YEAR + r",? (?:Vol\. ?)?\d+ ?\(\d+\)", None, None),
+    # NRC Research Press / Canadian Science Publishing footers: "Canadian Journal of Physics 99: 1–5 (2021)"
+    (r"((?:[A-Z][a-z]+|of|and|for|the|in|on|&)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,9}) \d+: ?\d+(?: ?[–-] ?\d+)? \("
+     + _YEAR + r"\)", None, None),
+    # an overlay journal's footer naming it with the date of acceptance: "Accepted in Quantum 2026-11-24, click title
+    # to verify" (a name in words, then an ISO date: the journal's own line, not a sentence)
+    (r"\b(?:Accepted|Published) in ((?:The )?[A-Z][A-Za-z]+(?: (?:[A-Z][A-Za-z]+|of|and|for|the|in|on|&)){0,6}) "
+     + _YEAR + r"-\d{2}-\d{2}\b", None, None),
 ]
 
 
@@ -194,7 +205,7 @@ def _title_case(name: str) -> str:
 
 
 # patterns too loose to run over a whole page: only over the furniture text (headers, footers, margins)
-_LOOSE = 8
+_LOOSE = 11
 
 
 def detect_printed_venue(text: str, whole_page: bool = False) -> Venue | None:

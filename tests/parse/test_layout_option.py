@@ -1,5 +1,6 @@
 """ParseOptions.pymupdf.layout_model: "auto" asks the layout model only where the heuristics place no table or
-figure; "never" skips those fallbacks (the model is never touched)."""
+figure, and about italic heading styles typography cannot tell from emphasis; "never" skips those (the model is
+never touched)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -50,3 +51,20 @@ def test_never_skips_the_layout_model(tmp_path: Path, layout_called: list[int]) 
 def test_layout_model_option_is_validated() -> None:
     with pytest.raises(ValueError):
         ParseOptions(pymupdf={"layout_model": "always"})
+
+
+ZOO = Path(__file__).resolve().parents[1] / "zoo" / "papers"
+
+
+def test_layout_model_votes_on_italic_headings() -> None:
+    """ASCE proceedings set their third heading level in body-size italics, which emphasis shares: the real layout
+    model, asked about those rows only, calls them section headers; without it they stay body text."""
+    import json
+
+    sections = json.loads((ZOO / "ascelike" / "truth.json").read_text())["sections"]
+    truth = [s["title"] for s in sections if s["level"] == 3]
+    voted = parse_pdf(ZOO / "ascelike" / "paper.pdf", ParseOptions())
+    plain = parse_pdf(ZOO / "ascelike" / "paper.pdf", ParseOptions(pymupdf={"layout_model": "never"}))
+    assert [s.title for s in voted.sections if s.level == 3] == truth
+    assert not [s for s in plain.sections if s.title in truth]
+    assert [s.title for s in voted.sections if s.level < 3] == [s.title for s in plain.sections]

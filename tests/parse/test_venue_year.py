@@ -43,6 +43,11 @@ PRINTED = [
     ("Phys. Rev. Lett. 124, 101801 (2020)", "Phys. Rev. Lett.", 2020),
     ("AIAA AVIATION 2023 Forum June 12-16, 2023, San Diego, CA and Online", "AIAA AVIATION", 2023),
     ("Journal of Economic Geography, 2019, Vol. 19, No. 2, 12–40", "Journal of Economic Geography", 2019),
+    ("Canadian Journal of Economics / Revue canadienne d'économique 2019 52(3) November 2019. Printed in Canada",
+     "Canadian Journal of Economics", 2019),
+    ("American Economic Review 2021, 111(4): 1–30", "American Economic Review", 2021),
+    ("Accepted in Quantum 2026-11-24, click title to verify. Published under CC-BY 4.0.", "Quantum", 2026),
+    ("Canadian Journal of Physics 99: 1–5 (2021) DOI: 10.1139/cjp-2020-0123", "Canadian Journal of Physics", 2021),
 ]
 
 

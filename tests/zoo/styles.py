@@ -1420,7 +1420,184 @@ def ejpecp() -> Style:
                  bst="plain", running=[])
 
 
+def quantum() -> Style:
+    """quantumarticle (Quantum, the open journal for quantum science, and the arXiv preprints set in it): one wide
+    column in Latin Modern with the title in large sans-serif, each author's name over the affiliations in small
+    type, the abstract with no heading in a slightly smaller paragraph, `1 Introduction` sans headings, `Figure 1:`
+    captions, numbered references (quantum.bst style: plain numbered items) and the `Accepted in Quantum` line
+    in every page's footer."""
+    authors = "\n".join(rf"\author{{{a.name}}}" + (rf"\email{{{a.email}}}" if i == 0 else "") +
+                        rf"\affiliation{{{affil(a.affil)}}}" for i, a in enumerate(AUTHORS))
+    front = rf"""\title{{{TITLE}}}
+{authors}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+"""
+    return Style("quantum", "quantumarticle (Quantum journal, physics and quantum information): one wide column, a "
+                 "large sans title, names over small affiliation lines, an unheaded abstract, `1 Introduction` sans "
+                 "headings, `Figure 1:` captions, plain numbered references, `Accepted in Quantum` footers",
+                 "[a4paper,onecolumn,accepted=2026-11-24]{quantumarticle}", "\\pdfoutput=1\n" + COMMON + "\n\\usepackage{hyperref}",
+                 front, arabic_dotted("", " "), twocolumn=False, caption_sep=": ", refs=22, bst="plain",
+                 running=["Accepted in Quantum 2026-11-24, click title to verify. Published under CC-BY 4.0."])
+
+
+def kluwer_numbers(nums: list[int]) -> str:
+    """kluwer.cls: `1. Introduction`, `2.1. Data`, `2.1.1. Title`."""
+    return ".".join(map(str, nums)) + ". "
+
+
+# kluwer.cls defines the multiple integrals amsmath defines again: let amsmath have them
+KLUWER_PREAMBLE = r"""\let\iint\relax\let\iiint\relax\let\iiiint\relax\let\idotsint\relax
+\usepackage{amsmath,amssymb}
+\usepackage{tikz}"""
+
+
+def kluwer() -> Style:
+    """kluwer.cls (Kluwer Academic Publishers' journals, the layout of Machine Learning, Information Retrieval and
+    Data Mining and Knowledge Discovery papers before Springer's merger, still common in digitised back issues): a
+    narrow one-column page, the title flush left, names over italic institutes, a small abstract with a run-in
+    `Abstract.` label, `Keywords:` line, `1. Introduction` headings in bold, `Figure 1.` captions and klunamed.bst
+    author-year references under `References`."""
+    names = "\n".join(rf"\author{{{a.name}}}" + rf"\institute{{{affil(a.affil)}}}" for a in AUTHORS)
+    front = rf"""\begin{{article}}
+\begin{{opening}}
+\title{{{TITLE}}}
+{names}
+\runningtitle{{{SHORT_TITLE}}}
+\runningauthor{{Moreau et al.}}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\keywords{{{', '.join(KEYWORDS)}}}
+\end{{opening}}
+"""
+    return Style("kluwer", "kluwer.cls (Kluwer Academic journals): narrow one-column pages, title flush left, names "
+                 "over italic institutes, run-in `Abstract.`, `Keywords:`, `1. Introduction` bold headings, "
+                 "`Figure 1.` captions, klunamed author-year references", "[a4paper]{kluwer}",
+                 KLUWER_PREAMBLE, front, kluwer_numbers,
+                 twocolumn=False, caption_sep=". ", table_numbers="Roman", refs=22, bst="klunamed", end=r"\end{article}",
+                 running=["Moreau et al.", SHORT_TITLE, "paper.tex; 24/11/2026; 12:00;",
+                          "Kluwer Academic Publishers. Printed in the Netherlands."])
+
+
+def beilstein() -> Style:
+    """beilstein.cls (Beilstein Journal of Organic Chemistry and of Nanotechnology: chemistry and materials
+    science): a bold title, the authors in one line with superscript affiliation numbers, an `Address:` block of
+    affiliations and the corresponding author's e-mail, a bold `Abstract` and `Keywords` heading each on its own
+    line, unnumbered large bold headings (`Introduction`, `Results and Discussion`, `Conclusion`) with bold
+    sub-headings, `Figure 1:` / `Table 1:` captions and bjnano.bst references numbered `1.` under `References`."""
+    names = "\n".join((rf"\author*{{{a.name}}}{{{a.email}}}" if i == 0 else rf"\author{{{a.name}}}")
+                      + rf"\affiliation{{{affil(a.affil)}}}" for i, a in enumerate(AUTHORS))
+    front = rf"""\title{{{TITLE}}}
+{names}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\keywords{{{'; '.join(KEYWORDS)}}}
+"""
+    return Style("beilstein", "beilstein.cls (Beilstein journals, chemistry and nanotechnology): one line of authors "
+                 "with superscript numbers, an `Address:` block, bold `Abstract` / `Keywords` headings, unnumbered "
+                 "large bold headings and bold sub-headings, `Figure 1:` captions, bjnano.bst numbered references",
+                 "[bjoc]{beilstein}", COMMON, front, None, twocolumn=False, caption_sep=": ", refs=22,
+                 bst="bjnano", ack_heading="Acknowledgements", running=[])
+
+
+RESUME = ("Les encodeurs Transformer croissent de facon quadratique avec la longueur de leur entree. Nous proposons une "
+          "couche de routage qui apprend, pour chaque jeton, un petit ensemble d'autres jetons a consulter.")
+
+
+def cje() -> Style:
+    """cje.cls (Canadian Journal of Economics / Revue canadienne d'economique): the title centred in large italics,
+    each author centred in large type over an italic affiliation line, a run-in italic `Abstract.` followed by the
+    French `Resume.` of the same paper, a `JEL classification:` line, `1. Introduction` headings, `Figure 1`
+    captions and cjebibstyle.bst author-year references (`Moreau, Lea, and Kenji Tanaka (2020) 'Title,' Journal
+    21(3), 1-29`) under `References`."""
+    order = ["one", "two", "three", "four"]
+    names = "\n".join(rf"\author{order[i]}{{{a.name}}}{{{affil(a.affil)}}}" for i, a in enumerate(AUTHORS))
+    preamble = COMMON + rf"""
+\usepackage{{amsthm,cjenatbib}}
+\title{{{TITLE}}}
+\authors{{Moreau et al.}}
+{names}
+\abstract{{{ABSTRACT}}}
+\resume{{{RESUME}}}
+\JEL{{C45, C55}}
+\pubyear{{2026}}
+\volume{{59}}
+\issueno{{4}}
+\monthyearen{{November 2026}}
+\monthyearfr{{Novembre 2026}}
+\issn{{0008-4085}}"""
+    return Style("cje", "cje.cls (Canadian Journal of Economics): centred large italic title, each author over an "
+                 "italic affiliation, run-in `Abstract.` then the French `Resume.`, a JEL line, `1. Introduction` "
+                 "headings, author-year cjebibstyle references", "{cje}", preamble, "\\maketitle\n",
+                 arabic_dotted(".", " "), twocolumn=False, caption_sep=": ", cite="citep", refs=22,
+                 bst="cjebibstyle", running=[])
+
+
+def jpsj_numbers(nums: list[int]) -> str:
+    """jpsj2: `1. Introduction`, then `2.1 Title`."""
+    return f"{nums[0]}. " if len(nums) == 1 else ".".join(map(str, nums)) + " "
+
+
+def jpsj() -> Style:
+    """jpsj2.cls (Journal of the Physical Society of Japan) in the one-column form papers are submitted and
+    circulated in (its two-column mode overprints the columns with this TeX Live): names with superscript affiliation
+    numbers over italic institutions, an indented abstract with no heading (double spacing: every line a block of its
+    own) followed by a `KEYWORDS:` line, `1. Introduction` bold headings, `Fig. 1.` / `Table I.` captions, the
+    class's `Typeset with jpsj2.cls` stamp and the journal's running head, and references labelled `1)` under
+    `References`."""
+    names = ", ".join(rf"{a.name}$^{{{a.affil + 1}}}$" for a in AUTHORS[:-1]) + rf" and {AUTHORS[-1].name}$^{{3}}$"
+    insts = r" \\ ".join(rf"$^{{{i + 1}}}${affil(i)}" for i in range(len(AFFILIATIONS)))
+    preamble = COMMON + rf"""
+\title{{{TITLE}}}
+\author{{{names}}}
+\inst{{{insts}}}
+\abst{{{ABSTRACT}}}
+\kword{{{', '.join(KEYWORDS)}}}
+\providecommand{{\newblock}}{{}}"""
+    return Style("jpsj", "jpsj2.cls (J. Phys. Soc. Jpn.), one column: names with superscript "
+                 "numbers over institutions, an unheaded abstract and `KEYWORDS:` line, `1. Introduction` headings, "
+                 "`Fig. 1.` / `Table I.` captions, references labelled `1)`", "{jpsj2}",
+                 preamble, "\\maketitle\n", jpsj_numbers, twocolumn=False, caption_sep=". ", figure_name="Fig.",
+                 table_numbers="Roman", refs=22, bst="unsrt",
+                 running=["Typeset with jpsj2.cls <ver.1.2.2>", "J. Phys. Soc. Jpn."])
+
+
+def nrc() -> Style:
+    """nrc2.cls (NRC Research Press / Canadian Science Publishing: Canadian Journal of Physics, of Chemistry, of
+    Civil Engineering ...): two columns, the title and the authors (initials on the running head) over numbered
+    addresses, an English `Abstract:` and a French `Résumé :` of the same paper side by side over the columns,
+    `Key words:` line, `1. Introduction` headings in a light sans face barely larger than the body (Type 3 fonts here:
+    `cmfonts` without cm-super), bold `2.1.` sub-headings, `Fig. 1.` / `Table 1.` captions, numbered references, and the
+    `Canadian Journal of Physics 99: 1–5 (2026)` / `Published by NRC Research Press` footers."""
+    names = "\n".join(rf"\author[{initials(split(a.name)[0])} {split(a.name)[1]}]{{{a.name}}}\address{{{affil(a.affil)}}}"
+                      for a in AUTHORS)
+    preamble = COMMON + rf"""
+\journal{{Canadian Journal of Physics}}
+\title{{{TITLE}}}
+\shortauthor{{Moreau et al.}}
+{names}"""
+    front = rf"""\begin{{abstract}}
+{ABSTRACT}
+\keywords{{{', '.join(KEYWORDS)}}}
+\end{{abstract}}
+\begin{{resume}}
+{RESUME}
+\end{{resume}}
+\maketitle
+"""
+    return Style("nrc", "nrc2.cls (Canadian Science Publishing journals): two columns, numbered addresses, an English "
+                 "abstract then its French resume, `1. Introduction` headings, `Fig. 1.` captions, numbered references",
+                 "[cmfonts]{nrc2}", preamble, front, arabic_dotted(".", " "), caption_sep=". ", figure_name="Fig.",
+                 refs=22, bst="unsrt", running=["Published by NRC Research Press", "Moreau et al."])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
           chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart,
-          nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like, philosophersimprint, ejpecp]
+          nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like, philosophersimprint, ejpecp,
+          quantum, kluwer, beilstein, cje, jpsj, nrc]

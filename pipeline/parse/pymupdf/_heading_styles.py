@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 
 from pipeline.parse.pymupdf._sections_rows import Row
 
@@ -49,7 +50,7 @@ def style_of(row: Row) -> Style:
     return (round(row.size * 2) / 2, row.bold, row.font, row.text.isupper())
 
 
-def _distinct(row: Row, body: float, body_font: str) -> bool:
+def _distinct(row: Row, body: float, body_font: str, italic_ok: bool = False) -> bool:
     if row.bold and row.size >= body - 0.6:
         return True
     if row.size >= body + 0.8:
@@ -60,7 +61,7 @@ def _distinct(row: Row, body: float, body_font: str) -> bool:
     # italic alone is emphasis, but an italic line in a sans-serif face beside a serif body is a heading's typography
     # (BMC, SpringerOpen and Springer journals set their lowest heading level so)
     return row.font != body_font and row.font_share >= 0.9 and row.size >= body - 1.0 \
-        and (not row.italic or (_sans(row.font) and not _sans(body_font)))
+        and (not row.italic or italic_ok or (_sans(row.font) and not _sans(body_font)))
 
 
 SANS = re.compile(r"sans|helvet|arial|nimbussan|cmss|lmss|verdana|calibri|myriad|frutiger|univers|futura|gill", re.I)
@@ -70,7 +71,7 @@ def _sans(font: str) -> bool:
     return bool(SANS.search(font))
 
 
-def _candidate(rows: list[Row], i: int, body: float, body_font: str) -> bool:
+def _candidate(rows: list[Row], i: int, body: float, body_font: str, italic_ok: bool = False) -> bool:
     row = rows[i]
     text = row.text
     if not (2 <= len(text) <= 100) or len(text.split()) > 14 or text.endswith((".", ",", ";", ":")):
@@ -78,7 +79,8 @@ def _candidate(rows: list[Row], i: int, body: float, body_font: str) -> bool:
     letters = sum(c.isalpha() for c in text)
     if letters < 3 or letters < 0.6 * len(text.replace(" ", "")) or not text.lstrip("(")[:1].isupper():
         return False
-    if LABEL.match(text) or MATH_FONT.match(row.font) or row.font_share < 0.9 or not _distinct(row, body, body_font):
+    if LABEL.match(text) or MATH_FONT.match(row.font) or row.font_share < 0.9 \
+            or not _distinct(row, body, body_font, italic_ok):
         return False  # (a row mixing fonts is a run-in head and its paragraph)
     if re.search(r"[\w)]{2}\. [A-Z]", text):
         return False  # a run-in head and the start of its paragraph ("Datasets. We use ...")
@@ -132,9 +134,35 @@ def title_block_end(rows: list[Row]) -> int:
     return next((r.index for r in first if r.y0 > height / 3), len(first))
 
 
-def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style]) -> dict[int, int]:
+def _italic_styles(rows: list[Row], start: int, body: float, body_font: str, taken: set[int],
+                   vote: Callable[[list[Row]], float]) -> list[Row]:
+    """Rows of italic serif styles that stand alone like headings and recur (ASCE's, AIAA's and many engineering
+    journals' lowest level), kept when the layout model calls most of them section headers: italic at body size is
+    also emphasis (a quoted line, a one-line remark), so typography alone cannot tell them apart."""
+    by_style: dict[Style, list[Row]] = defaultdict(list)
+    for r in rows[start:]:
+        prev = rows[r.index - 1] if r.index else None
+        if prev is not None and CAPTION_LABEL.fullmatch(prev.text.strip()):
+            continue  # APA's italic float title under its `Figure 1` label
+        if r.index not in taken and r.italic and not is_wrap(rows, r.index) \
+                and _candidate(rows, r.index, body, body_font, italic_ok=True):
+            by_style[style_of(r)].append(r)
+    out: list[Row] = []
+    for rs in by_style.values():  # (how often the style prints other lines does not count: journal names do)
+        if len(rs) >= 2 and len({r.page for r in rs}) >= 2 and vote(rs) >= VOTE_SHARE:
+            out += rs
+    return out
+
+
+CAPTION_LABEL = re.compile(r"(fig\.?|figure|table|tab\.)\s*[\dIVXA-Z]+[.:]?", re.I)
+VOTE_SHARE = 0.6  # share of a style's rows the layout model must call section headers
+
+
+def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style],
+                    vote: Callable[[list[Row]], float] | None = None) -> dict[int, int]:
     """{row index: level} of unnumbered headings found by typography. `numbered` maps each numbered level to
-    its dominant style (empty for papers without numbered headings)."""
+    its dominant style (empty for papers without numbered headings). `vote` (the layout model: the share of
+    given rows it calls section headers) is asked only about italic serif styles in unnumbered papers."""
     if not rows:
         return {}
     fonts: Counter[str] = Counter()
@@ -153,6 +181,10 @@ def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style]) ->
                 (r.size >= body + 0.8 or r.text.isupper()) and not wraps)
 
         return {r.index: level_of[style_of(r)[:3]] for r in cands if style_of(r)[:3] in level_of and plain(r)}
+    voted: set[int] = set()
+    if vote is not None:
+        voted = {r.index for r in _italic_styles(rows, start, body, body_font, {r.index for r in cands}, vote)}
+        cands = sorted(cands + [rows[i] for i in voted], key=lambda r: r.index)
     usage: Counter[Style] = Counter(style_of(r) for r in rows if not is_wrap(rows, r.index))
     by_style: dict[Style, list[Row]] = defaultdict(list)
     for r in cands:
@@ -160,7 +192,8 @@ def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style]) ->
     accepted: list[tuple[tuple, Style]] = []
     for style, rs in by_style.items():
         known = sum(1 for r in rs if KNOWN.fullmatch(r.text.strip(" .:")))
-        spread = len(rs) >= 2 and len({r.page for r in rs}) >= 2 and len(rs) >= 0.5 * usage[style]
+        spread = len(rs) >= 2 and len({r.page for r in rs}) >= 2 and (
+            len(rs) >= 0.5 * usage[style] or all(r.index in voted for r in rs))
         if known or spread:
             # ties (same size, weight and case: BMC's sans sub-headings and italic sub-sub-headings) go to the
             # upright font, then to the style printed first (a deeper level only appears below a shallower one)

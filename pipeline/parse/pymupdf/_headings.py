@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from statistics import median
 
 from pipeline.parse.ocr import OCR_FONT
@@ -101,12 +102,16 @@ def _looks_like_heading(row: Row, body: float, centred: set[int] = frozenset()) 
         return False  # display math set large ("2 V T [KT"), not a heading
     if row.italic and row.size >= body - 0.6 and re.match(r"[A-Z]\. [A-Z]", text) and not text.endswith("."):
         return True  # IEEE subsections: "A. Core properties" in italics (_filter keeps them in roman papers only)
+    if row.italic and row.size >= body - 0.6 and re.match(r"\d{1,2}\. [A-Z]", text) and not text.endswith("."):
+        return True  # AIAA's third level: "1. Relaxed Selection" in italics (_filter keeps them in roman papers only)
     if row.italic and row.size >= body - 0.6 and DOTTED.match(text) and not text.endswith("."):
         return True  # elsarticle subsections: "2.1. Data" in italics (_filter: levels 2+ only, their top must exist)
     if row.bold and re.fullmatch(r"abstract[.:]?", text, re.I):
         return True  # article class sets it bold in \small
     if row.bold and row.size >= body - 1.1 and DOT_NUMBERED.match(text):
         return True  # revtex's bold \small "II. RELATED WORK", a scaled sans "2.1 Data" (_filter: dominant style)
+    if row.size >= body + 0.8 and row.font_share >= 0.9 and (DOT_NUMBERED.match(text) or UNNUMBERED.fullmatch(text)):
+        return not CAPTION.match(text)  # NRC's light sans "1. Introduction" at 10.9 pt over a 10 pt body
     if row.font == OCR_FONT and ((row.bold and row.size >= body - OCR_BOLD_SLACK) or row.index in centred):
         return not CAPTION.match(text)  # weight or placement, not size, on OCR'd lines (OCR_BOLD_SLACK)
     if not ((row.bold and row.size >= body - 0.6) or row.size >= body + 1.0):
@@ -209,7 +214,9 @@ def _filter(cands: list[tuple[Row, str, int]]) -> list[tuple[Row, str, int]]:
             if len(num) > 2:
                 continue
             num = num[:-1]  # appendix "I. Proofs" in a paper numbered 1, 2, 3
-        elif roman and len(num) == 1 and num.isalpha():
+        elif roman and num.isdigit():
+            level = 3  # "1. Relaxed Selection" under "II." and "A.": AIAA's third level (IEEE's is a run-in "1)")
+        elif roman and len(num) == 1 and num.isalpha() and not APPENDIX.match(row.text):  # ("Appendix I. Data")
             if f"{ROMAN_BEFORE.get(num)}." in nums and NUMBERED.match(row.text).group("dot"):
                 num += "."  # "V. Results" after "IV. Data": the roman five, not the letter of a subsection
             else:
@@ -371,9 +378,28 @@ def _toc_rows(rows: list[Row]) -> set[int]:
     return out
 
 
-def detect_headings(analysis: DocumentAnalysis) -> tuple[list[Row], dict[int, int]]:
+def _layout_vote(analysis: DocumentAnalysis) -> Callable[[list[Row]], float]:
+    """The share of rows that PyMuPDF's layout model covers (half a row's area or more) with a section-header or
+    title region; it runs on those rows' pages only (~0.45 s a page, once per page)."""
+    def vote(rs: list[Row]) -> float:
+        hits = 0
+        for r in rs:
+            if r.font == OCR_FONT:
+                continue
+            area = max((r.x1 - r.x0) * (r.y1 - r.y0), 1e-6)
+            for (x0, y0, x1, y1), cls in analysis.pages[r.page - 1].layout:
+                w, h = min(x1, r.x1) - max(x0, r.x0), min(y1, r.y1) - max(y0, r.y0)
+                if cls in ("section-header", "title") and w > 0 and h > 0 and w * h >= 0.5 * area:
+                    hits += 1
+                    break
+        return hits / len(rs)
+    return vote
+
+
+def detect_headings(analysis: DocumentAnalysis, use_layout: bool = True) -> tuple[list[Row], dict[int, int]]:
     """Rows of the document and {row index: level} of its headings (DocumentFacts.headings caches them: the
-    reference view needs the same headings, to find where the bibliography starts and ends)."""
+    reference view needs the same headings, to find where the bibliography starts and ends). `use_layout`: the
+    layout model may vote on italic heading styles (`_heading_styles._italic_styles`)."""
     rows = build_rows(analysis)
     # nothing above the first heading of page 1 (Abstract, Introduction) is a heading: title, authors
     start = title_block_end(rows)
@@ -385,7 +411,8 @@ def detect_headings(analysis: DocumentAnalysis) -> tuple[list[Row], dict[int, in
         if num:
             styles.setdefault(level, Counter())[style_of(row)] += 1
     numbered = {lvl: c.most_common(1)[0][0] for lvl, c in styles.items()}
-    for index, level in styled_headings(rows, analysis.body_size, numbered).items():
+    vote = _layout_vote(analysis) if use_layout else None
+    for index, level in styled_headings(rows, analysis.body_size, numbered, vote).items():
         if index in toc:
             continue
         if numbered and rows[index].font == OCR_FONT:

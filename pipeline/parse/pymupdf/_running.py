@@ -106,6 +106,12 @@ def _first_page_footer(p: PageAnalysis, body: float) -> None:
                 ln.running = True
 
 
+# the stamp a class prints on its papers: "This paper has been typeset from a TeX/LaTeX file prepared by the author."
+# (mnras), "Typeset using LaTeX twocolumn style in AASTeX631" (aastex), "Typeset with jpsj2.cls <ver.1.2.2>"
+STAMP = re.compile(r"(this (paper|article|manuscript|preprint) (has been|was) typeset|typeset (using|with|by|from)) "
+                   r".{0,80}\b(t\s?e\s?x|l\s?a\s?t\s?e\s?x|\w+\.cls|aastex\w*)\b", re.I)
+
+
 def mark_running(pages: list[PageAnalysis]) -> None:
     """Set `Line.running` on the running headers, footers and page numbers of a document."""
     if len(pages) < 2:
@@ -151,3 +157,7 @@ def mark_running(pages: list[PageAnalysis]) -> None:
             ) and _outermost(line, p, zone):
                 line.running = True
     _first_page_footer(pages[0], body)
+    for p in pages:  # a class's typesetting stamp, wherever the class prints it (mnras: after the last paragraph)
+        for line in p.lines:
+            if len(line.text) < 120 and STAMP.match(line.text.strip()):
+                line.running = True

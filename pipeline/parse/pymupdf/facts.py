@@ -24,7 +24,7 @@ from pipeline.parse.pymupdf.page import DocumentAnalysis, PageAnalysis, Rect
 class DocumentFacts:
     def __init__(self, analysis: DocumentAnalysis, options: PyMuPDFOptions | None = None):
         self.analysis = analysis
-        # "never": the layout-model fallbacks of the tables and images views are skipped
+        # "never": the layout-model fallbacks of the tables and images views and its vote on headings are skipped
         self.use_layout = (options or PyMuPDFOptions()).layout_model != "never"
 
     @property
@@ -113,7 +113,7 @@ class DocumentFacts:
     @cached_property
     def headings(self) -> tuple[list[Row], dict[int, int]]:
         """Rows of the document and {row index: level} of its headings (sections and reference views)."""
-        return detect_headings(self.analysis)
+        return detect_headings(self.analysis, self.use_layout)
 
     # ---- paragraphs -------------------------------------------------------------------------------------
 

@@ -402,10 +402,13 @@ _SECTION = re.compile(r"^(\d{1,2}(\.\d{1,2})*\.?|[IVX]+\.)(\s+[A-Z].*)?$|"
                       r"Citation:|Highlights|HIGHLIGHTS|Article history|Abbreviations)\b")
 
 
-# what follows an abstract: history, licence, keywords, correspondence (a URL in the last sentence does not stop it)
+# what follows an abstract: history, licence, keywords, correspondence (a URL in the last sentence does not stop it),
+# or the same abstract in another language, run in or headed (Canadian, Latin American, European journals print both:
+# "Résumé. Les ...", "Resumen:", "Zusammenfassung")
 _STOP = re.compile(r"^\*?\s*(received|revised|accepted|published|citation|edited by|reviewed by|academic editor|"
                    r"editor|correspondence|specialty section|keywords|key words|article history|available online|"
-                   r"doi)\s*:|^(©|copyright\b)", re.I)
+                   r"doi)\s*:|^(©|copyright\b)|^(r[ée]sum[ée]|resumen|resumo|zusammenfassung|kurzfassung|riassunto|"
+                   r"sommario|samenvatting|sammanfattning|streszczenie|аннотация|абстракт)\s*([.:—–-]|$)", re.I)
 
 
 def _heading(line: Line) -> str | None:
@@ -485,11 +488,14 @@ def _spaced_lines(blocks: list[Block], spacing: float) -> list[Block]:
     for b in blocks:
         prev = out[-1] if out else None
         size = b.lines[0].size
-        if prev is not None and len(b.lines) == 1 and abs(prev.bbox[0] - b.bbox[0]) <= 3 \
+        # same left edge, or the paragraph's indented first line above its second (jpsj2's abstract)
+        aligned = prev is not None and (abs(prev.bbox[0] - b.bbox[0]) <= 3
+                                        or (len(prev.lines) == 1 and 0 < prev.bbox[0] - b.bbox[0] <= 2.5 * size))
+        if prev is not None and len(b.lines) == 1 and aligned \
                 and abs(prev.lines[-1].size - size) <= 0.3 and prev.lines[-1].bold == b.lines[0].bold \
                 and 0 <= b.bbox[1] - prev.bbox[3] <= 1.25 * spacing * size - 0.5 * size:
-            out[-1] = dataclasses.replace(prev, lines=prev.lines + b.lines,
-                                          bbox=(prev.bbox[0], prev.bbox[1], max(prev.bbox[2], b.bbox[2]), b.bbox[3]))
+            out[-1] = dataclasses.replace(prev, lines=prev.lines + b.lines, bbox=(
+                min(prev.bbox[0], b.bbox[0]), prev.bbox[1], max(prev.bbox[2], b.bbox[2]), b.bbox[3]))
         else:
             out.append(b)
     return out

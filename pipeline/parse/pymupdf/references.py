@@ -26,8 +26,9 @@ from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis
 
 HEADING = re.compile(r"((\d+|[IVX]+)\.?\s*)?(references?|bibliography|literature cited|works cited)", re.I)
-LABEL = re.compile(r"(\[?\d{1,3}\]|\d{1,3}\.|\(\d{1,3}\)|\d{1,3}(?=\s+[A-Z\u00C0-\u024F]))\s")  # [1] 1. (1) or a bare 1 (OCR may lose the "[")
-HEAD_LABEL = re.compile(r"(\[1\]|1\.|1(?=\s+[A-Z\u00C0-\u024F]))\s")  # how an unheaded list begins: [1] 1. or a bare 1
+# [1] 1. (1) 1) or a bare 1 (OCR may lose the "["); `1)` is the Japanese physics journals' label (JPSJ, PTEP)
+LABEL = re.compile(r"(\[?\d{1,3}\]|\d{1,3}\.|\(?\d{1,3}\)|\d{1,3}(?=\s+[A-Z\u00C0-\u024F]))\s")
+HEAD_LABEL = re.compile(r"(\[1\]|1\.|1\)|1(?=\s+[A-Z\u00C0-\u024F]))\s")  # how an unheaded list begins
 YEAR = re.compile(r"\b(1[89]|20)\d\d\b")
 ALPHA_LABEL = re.compile(r"\[[A-Za-z][^\]\s]{1,12}\]\s")
 URLISH = re.compile(r"(https?://|www\.|doi\.org|arxiv\.org)\S*$", re.I)
