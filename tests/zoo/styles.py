@@ -1596,8 +1596,57 @@ def nrc() -> Style:
                  refs=22, bst="unsrt", running=["Published by NRC Research Press", "Moreau et al."])
 
 
+# the congress's logo (an image file icsv.cls includes over the title): drawn here, with the congress's name in it
+ICSV_PREAMBLE = COMMON + r"""
+\renewcommand{\includegraphics}[2][]{\tikz\node[draw,thick,minimum width=5cm,minimum height=3cm,align=center]
+  {\Large ICSV32\\ \small Montreal, Canada, 2026};}"""
+
+
+def icsv() -> Style:
+    """icsv.cls (International Congress on Sound and Vibration, acoustics): a bold capitals title, each institution's
+    authors in a box of their own over its address (the boxes side by side when they fit), the congress logo over
+    the title, a bold `Abstract` head, unnumbered headings (centred bold capitals, then bold, then italic), `Figure 1:`
+    captions and numbered references under `REFERENCES`."""
+    groups: dict[int, list] = {}
+    for a in AUTHORS:
+        groups.setdefault(a.affil, []).append(a)
+    blocks = "\n".join("\n".join(rf"\author{{{a.name}}}" for a in names) + rf"\address{{{affil(k)}}}"
+                       for k, names in groups.items())
+    front = rf"""\title{{{TITLE}}}
+{blocks}
+\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+"""
+    return Style("icsv", "icsv.cls (ICSV acoustics congress): the congress logo, author boxes per institution, a bold "
+                 "`Abstract` head, unnumbered centred capitals headings, bold and italic sub-headings, numbered references", "{icsv}", ICSV_PREAMBLE, front,
+                 None, upper_levels=(1,), twocolumn=False, caption_sep=": ", refs=22,
+                 bst="unsrt", bib_heading="REFERENCES", ack_heading="ACKNOWLEDGMENTS", running=[])
+
+
+def resphilosophica() -> Style:
+    """resphilosophica.cls (Res Philosophica, a philosophy journal; amsart's relative): a centred capitals title, the
+    authors in capitals, the abstract in small type with no heading, `1. Introduction` small-caps centred headings,
+    italic run-in sub-headings, author-year references (Chicago items) and the addresses at the end."""
+    names = "\n".join(rf"\author{{{a.name}}}\address{{{affil(a.affil)}}}\email{{{a.email}}}" for a in AUTHORS)
+    front = rf"""\title{{{TITLE}}}
+{names}
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+\maketitle
+"""
+    return Style("resphilosophica", "resphilosophica.cls (Res Philosophica): amsart-like capitals title and authors, "
+                 "an unheaded abstract, centred small-caps numbered headings, author-year references",
+                 "{resphilosophica}", COMMON_LM + "\n\\usepackage{natbib}", front, arabic_dotted(".", " "),
+                 twocolumn=False, caption_sep=". ", cite="citep", refs=22, bib="items", bibitem=chicago_item,
+                 running=[])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
           chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart,
           nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like, philosophersimprint, ejpecp,
-          quantum, kluwer, beilstein, cje, jpsj, nrc]
+          quantum, kluwer, beilstein, cje, jpsj, nrc,
+          icsv, resphilosophica]

@@ -191,6 +191,8 @@ def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style],
         by_style[style_of(r)].append(r)
     accepted: list[tuple[tuple, Style]] = []
     for style, rs in by_style.items():
+        if all(r.text.lower().startswith("abstract") for r in rs):
+            continue  # level 1 whatever its style: a bold "Abstract" set apart ranks no heading level (ICSV)
         known = sum(1 for r in rs if KNOWN.fullmatch(r.text.strip(" .:")))
         spread = len(rs) >= 2 and len({r.page for r in rs}) >= 2 and (
             len(rs) >= 0.5 * usage[style] or all(r.index in voted for r in rs))
@@ -201,4 +203,4 @@ def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style],
             accepted.append(((-style[0], -known, not style[3], not style[1], italic, rs[0].index), style))
     ranks = {style: n + 1 for n, (_, style) in enumerate(sorted(accepted))}
     return {r.index: 1 if r.text.lower().startswith("abstract") else ranks[style_of(r)]
-            for r in cands if style_of(r) in ranks}
+            for r in cands if style_of(r) in ranks or r.text.lower().startswith("abstract")}

@@ -396,6 +396,23 @@ def _layout_vote(analysis: DocumentAnalysis) -> Callable[[list[Row]], float]:
     return vote
 
 
+BIB_LABEL = re.compile(r"(references|bibliography|literature cited|works cited)\s*:", re.I)
+YEAR = re.compile(r"\b(1[89]|20)\d\d\b")
+
+
+def _colon_bibliography(rows: list[Row], heads: dict[int, int], start: int) -> None:
+    """`References:` run in small type on a line of its own (Res Philosophica and other humanities journals set the
+    list's label so): a level-1 heading when no heading names the bibliography and entries with years follow."""
+    if any(UNNUMBERED.fullmatch(rows[i].text) and BIB_LABEL.match(rows[i].text + ":") for i in heads):
+        return
+    for r in rows[start:]:
+        if r.index not in heads and BIB_LABEL.fullmatch(r.text.strip()):
+            after = [q for q in rows[r.index + 1 : r.index + 16] if q.text]
+            if len(after) >= 3 and sum(1 for q in after if YEAR.search(q.text)) >= 0.2 * len(after):
+                heads[r.index] = 1
+                return
+
+
 def detect_headings(analysis: DocumentAnalysis, use_layout: bool = True) -> tuple[list[Row], dict[int, int]]:
     """Rows of the document and {row index: level} of its headings (DocumentFacts.headings caches them: the
     reference view needs the same headings, to find where the bibliography starts and ends). `use_layout`: the
@@ -419,6 +436,7 @@ def detect_headings(analysis: DocumentAnalysis, use_layout: bool = True) -> tupl
             continue  # typography alone is too noisy on OCR'd lines to add headings to a numbered paper's
         if index not in heads or not numbered:  # an unnumbered paper: the style's rank beats the name's level 1
             heads[index] = level
+    _colon_bibliography(rows, heads, start)
     outline = _from_outline(analysis, rows, heads, toc) if analysis.doc.get_toc() else {}
     for index, level in outline.items():
         # printed numbering beats the outline's nesting (some outlines flatten or over-nest appendices)

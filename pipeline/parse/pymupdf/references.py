@@ -25,7 +25,7 @@ from pipeline.parse.pymupdf._sections_rows import MARGIN, Row
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis
 
-HEADING = re.compile(r"((\d+|[IVX]+)\.?\s*)?(references?|bibliography|literature cited|works cited)", re.I)
+HEADING = re.compile(r"((\d+|[IVX]+)\.?\s*)?(references?|bibliography|literature cited|works cited)\s*:?", re.I)
 # [1] 1. (1) 1) or a bare 1 (OCR may lose the "["); `1)` is the Japanese physics journals' label (JPSJ, PTEP)
 LABEL = re.compile(r"(\[?\d{1,3}\]|\d{1,3}\.|\(?\d{1,3}\)|\d{1,3}(?=\s+[A-Z\u00C0-\u024F]))\s")
 HEAD_LABEL = re.compile(r"(\[1\]|1\.|1\)|1(?=\s+[A-Z\u00C0-\u024F]))\s")  # how an unheaded list begins
@@ -93,8 +93,9 @@ def _label_run(rows: list[Row], start: int, heads: dict[int, int]) -> list[Row]:
 
 def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: dict[int, float]) -> list[Row]:
     starts = [i for i in heads if HEADING.fullmatch(rows[i].text)]
-    if not starts:  # a References heading set in a style no other heading shares
-        starts = [r.index for r in rows if HEADING.fullmatch(rows[r.index].text) and (r.bold or r.size > body or r.text.isupper())]
+    if not starts:  # a References heading set in a style no other heading shares, or run in small type with a colon
+        starts = [r.index for r in rows if HEADING.fullmatch(rows[r.index].text)
+                  and (r.bold or r.size > body or r.text.isupper() or r.text.rstrip().endswith(":"))]
     if starts:
         start = _main_list(rows, heads, sorted(starts)) + 1
     else:
