@@ -1644,9 +1644,59 @@ def resphilosophica() -> Style:
                  running=[])
 
 
+def arxiv_authblk() -> Style:
+    """The plain arXiv preprint: article class, 11 pt, 1-inch margins, `authblk` for the authors (names with
+    superscript affiliation numbers over one line per affiliation, an `*` for the corresponding author's e-mail),
+    `\\date{}` left empty, the article class's centred `Abstract`, `1 Introduction` headings, natbib author-year
+    citations and plainnat references."""
+    names = "\n".join(rf"\author[{a.affil + 1}{',*' if i == 0 else ''}]{{{a.name}}}" for i, a in enumerate(AUTHORS))
+    affils = "\n".join(rf"\affil[{i + 1}]{{{affil(i)}}}" for i in range(len(AFFILIATIONS)))
+    preamble = COMMON_LM + rf"""
+\usepackage[margin=1in]{{geometry}}
+\usepackage{{authblk}}
+\usepackage[numbers]{{natbib}}
+\usepackage{{hyperref}}
+\title{{{TITLE}}}
+{names}
+{affils}
+\affil[*]{{Corresponding author: {AUTHORS[0].email}}}
+\date{{}}"""
+    front = rf"""\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+"""
+    return Style("arxiv_authblk", "a plain arXiv preprint: article + authblk (superscript affiliation numbers over "
+                 "affiliation lines), no date, centred `Abstract`, `1 Introduction` headings, plainnat references",
+                 "[11pt]{article}", preamble, front, arabic_dotted("", " "), twocolumn=False, caption_sep=": ",
+                 refs=24, bst="plainnat", running=[])
+
+
+def revtex_preprint() -> Style:
+    """revtex4-2 in `preprint` mode (what APS authors post to arXiv and send for review): one column at 12 pt with
+    double spacing, each author over their own affiliation in italics, the date, the abstract in a narrower block,
+    `I. INTRODUCTION` headings, `FIG. 1.` captions, the figures and tables where they float and numbered references
+    with no heading."""
+    return _revtex("revtex_preprint", "revtex4-2 preprint (APS manuscripts on arXiv): one double-spaced column, "
+                   "authors over italic affiliations, `I. INTRODUCTION` headings, `FIG. 1.` captions, references "
+                   "with no heading", "[preprint,amsmath,amssymb,aps,prd]{revtex4-2}", "apsrev4-2", running=[])
+
+
+def ieee_draft() -> Style:
+    """IEEEtran in `draftclsnofoot` journal mode (a manuscript under review at an IEEE Transactions, as many put it on
+    arXiv): one column, double spaced, 12 pt, the same front matter and `I. INTRODUCTION` / `A.` headings as the
+    printed journal, `TABLE I` over tables and `Fig. 1.` captions, IEEEtran numbered references."""
+    style = ieee_journal()
+    return Style("ieee_draft", "IEEEtran draftclsnofoot (an IEEE Transactions manuscript under review): one "
+                 "double-spaced column at 12 pt, IEEE front matter, roman headings, numbered references",
+                 "[journal,12pt,onecolumn,draftclsnofoot]{IEEEtran}", COMMON, style.front, ieee_numbers,
+                 twocolumn=False, table_name="TABLE", table_numbers="Roman", caption_sep=" ", figure_name="Fig.",
+                 caption_sep_figure=". ", refs=32, bst="IEEEtran", ack_heading="Acknowledgment", running=[])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
           chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart,
           nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like, philosophersimprint, ejpecp,
           quantum, kluwer, beilstein, cje, jpsj, nrc,
-          icsv, resphilosophica]
+          icsv, resphilosophica, arxiv_authblk, revtex_preprint, ieee_draft]

@@ -102,12 +102,14 @@ def _looks_like_heading(row: Row, body: float, centred: set[int] = frozenset()) 
         return False  # display math set large ("2 V T [KT"), not a heading
     if row.italic and row.size >= body - 0.6 and re.match(r"[A-Z]\. [A-Z]", text) and not text.endswith("."):
         return True  # IEEE subsections: "A. Core properties" in italics (_filter keeps them in roman papers only)
-    if row.italic and row.size >= body - 0.6 and re.match(r"\d{1,2}\. [A-Z]", text) and not text.endswith("."):
-        return True  # AIAA's third level: "1. Relaxed Selection" in italics (_filter keeps them in roman papers only)
+    if row.italic and row.size >= body - 1.1 and re.match(r"\d{1,2}\. [A-Z]", text) and not text.endswith("."):
+        return True  # AIAA's and revtex's third level: "1. Relaxed Selection" in italics (roman papers only: _filter)
     if row.italic and row.size >= body - 0.6 and DOTTED.match(text) and not text.endswith("."):
         return True  # elsarticle subsections: "2.1. Data" in italics (_filter: levels 2+ only, their top must exist)
     if row.bold and re.fullmatch(r"abstract[.:]?", text, re.I):
         return True  # article class sets it bold in \small
+    if row.bold and row.size >= body - 1.1 and UNNUMBERED.fullmatch(text):
+        return True  # revtex's preprint mode: bold 10.9 pt "ACKNOWLEDGMENTS" beside its 12 pt text, as its numbered ones
     if row.bold and row.size >= body - 1.1 and DOT_NUMBERED.match(text):
         return True  # revtex's bold \small "II. RELATED WORK", a scaled sans "2.1 Data" (_filter: dominant style)
     if row.size >= body + 0.8 and row.font_share >= 0.9 and (DOT_NUMBERED.match(text) or UNNUMBERED.fullmatch(text)):

@@ -576,6 +576,20 @@ def front_page(pages: list[PageAnalysis]) -> PageAnalysis:
     return first
 
 
+def _abstract_overleaf(pages: list[PageAnalysis], first: PageAnalysis, spacing: float) -> str:
+    """A title page of its own (revtex `preprint`, theses, reports, many submissions): the abstract heads the next
+    page. Read from there when the front page holds under half the next page's text and none of its own, and an
+    abstract heading stands among the next page's first lines."""
+    k = pages.index(first)
+    if k + 1 >= len(pages) or len(first.text) >= 0.5 * len(pages[k + 1].text):
+        return ""
+    nxt = pages[k + 1]
+    lines = sorted((l for l in nxt.lines if l.horizontal and not l.running), key=lambda l: l.bbox[1])
+    if not any(_heading(l) is not None for l in lines[:4]):
+        return ""
+    return extract_abstract(nxt, [], spacing)[0]
+
+
 # ---- entry point ---------------------------------------------------------------------------------------
 
 def extract_metadata(facts: DocumentFacts | DocumentAnalysis, path: Path, options: ParseOptions, md: Metadata) -> None:
@@ -587,6 +601,8 @@ def extract_metadata(facts: DocumentFacts | DocumentAnalysis, path: Path, option
     md.title, title_lines = extract_title(first, facts.pages, facts.body_size, facts.analysis.line_spacing)
     md.abstract, abstract_y = extract_abstract(first, title_lines, facts.analysis.line_spacing)
     md.authors = extract_authors(first, title_lines, abstract_y, facts.body_size)
+    if not md.abstract:
+        md.abstract = _abstract_overleaf(facts.pages, first, facts.analysis.line_spacing)
     pages = {facts.pages[0].number: facts.pages[0], first.number: first}.values()
     finish_metadata(md, path, options, first_page_text=" ".join(l.text for p in pages for l in p.lines),
                     venue_text=" ".join(_venue_text(p, facts.body_size, above=min(
