@@ -183,6 +183,10 @@ _PRINTED = [
     # NRC Research Press / Canadian Science Publishing footers: "Canadian Journal of Physics 99: 1–5 (2021)"
     (r"((?:[A-Z][a-z]+|of|and|for|the|in|on|&)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,9}) \d+: ?\d+(?: ?[–-] ?\d+)? \("
      + _YEAR + r"\)", None, None),
+    # a journal's running head with volume, year and issue: "TUGboat, Volume 44 (2023), No. 2", "Statistical
+    # Science, Vol. 35 (2020), No. 4"
+    (r"((?:The )?[A-Z][A-Za-z]*(?: (?:[A-Z][A-Za-z]*|of|and|for|the|in|on|&)){0,8}),? Vol(?:\.|ume) ?\d+,? \("
+     + _YEAR + r"\),? (?:No\.|Issue|Number) ?\d+", None, None),
     # an overlay journal's footer naming it with the date of acceptance: "Accepted in Quantum 2026-11-24, click title
     # to verify" (a name in words, then an ISO date: the journal's own line, not a sentence)
     (r"\b(?:Accepted|Published) in ((?:The )?[A-Z][A-Za-z]+(?: (?:[A-Z][A-Za-z]+|of|and|for|the|in|on|&)){0,6}) "
@@ -205,7 +209,7 @@ def _title_case(name: str) -> str:
 
 
 # patterns too loose to run over a whole page: only over the furniture text (headers, footers, margins)
-_LOOSE = 11
+_LOOSE = 12
 
 
 def detect_printed_venue(text: str, whole_page: bool = False) -> Venue | None:

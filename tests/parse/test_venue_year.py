@@ -48,6 +48,7 @@ PRINTED = [
     ("American Economic Review 2021, 111(4): 1–30", "American Economic Review", 2021),
     ("Accepted in Quantum 2026-11-24, click title to verify. Published under CC-BY 4.0.", "Quantum", 2026),
     ("Canadian Journal of Physics 99: 1–5 (2021) DOI: 10.1139/cjp-2020-0123", "Canadian Journal of Physics", 2021),
+    ("TUGboat, Volume 44 (2023), No. 2 221", "TUGboat", 2023),
 ]
 
 

@@ -1694,9 +1694,32 @@ def ieee_draft() -> Style:
                  caption_sep_figure=". ", refs=32, bst="IEEEtran", ack_heading="Acknowledgment", running=[])
 
 
+def tugboat() -> Style:
+    """ltugboat.cls (TUGboat, the TeX Users Group journal; the format of a practitioners' magazine): two columns,
+    the title in bold at the size of the text and the authors indented under it, flush left in the left column, a
+    bold `Abstract` head, `1 Introduction` bold headings at text size, numbered references, each author's name,
+    address and e-mail signed at the end, `TUGboat, Volume 47 (2026), No. 3` and a draft stamp in the heads."""
+    names = "\n".join(rf"\author{{{a.name}}}\address{{{affil(a.affil)}}}\netaddress{{{a.email}}}" for a in AUTHORS)
+    preamble = COMMON_LM + rf"""
+\vol 47, 3.
+\issdate November 2026.
+\title{{{TITLE}}}
+{names}"""
+    front = rf"""\maketitle
+\begin{{abstract}}
+{ABSTRACT}
+\end{{abstract}}
+"""
+    return Style("tugboat", "ltugboat.cls (TUGboat): two columns, title and authors flush left in the first column, "
+                 "a small abstract, `1 Introduction` bold headings, numbered references, signed addresses at the end",
+                 "[final]{ltugboat}", preamble, front, arabic_dotted("", " "), caption_sep=": ", refs=22, bst="unsrt",
+                 end=r"\makesignature", running=["TUGboat, Volume 47 (2026), No. 3",
+                                                               "draft: November 24, 2026 12:00"])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
           chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart,
           nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like, philosophersimprint, ejpecp,
           quantum, kluwer, beilstein, cje, jpsj, nrc,
-          icsv, resphilosophica, arxiv_authblk, revtex_preprint, ieee_draft]
+          icsv, resphilosophica, arxiv_authblk, revtex_preprint, ieee_draft, tugboat]

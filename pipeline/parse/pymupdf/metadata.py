@@ -158,7 +158,9 @@ def _title_lines(page: PageAnalysis, edges: list[str], body_size: float, spacing
     top = [l for l in cands if l.bbox[1] < 0.3 * page.height] or [l for l in cands if l.bbox[1] < 0.5 * page.height]
     if not top:
         return []
-    ranked = sorted(top, key=lambda l: (-l.max_size, l.bbox[1]))
+    # largest first (to a tenth of a point: text at one size reads 9.9626 or 10.0 by font); among equals bold first,
+    # then the highest: TUGboat sets its title in bold at the size of its text
+    ranked = sorted(top, key=lambda l: (-round(l.max_size, 1), not l.bold, l.bbox[1]))
     # a title's later lines may be short ("network", "gold stripes"): continue over every line but stamps
     rest = [l for l in page.lines if l.horizontal and not _NOT_TITLE.match(l.text) and not is_masthead(l.text)]
     best = _group(ranked[0], rest, spacing)
