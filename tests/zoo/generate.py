@@ -9,7 +9,7 @@ the pages holding display equations (each `equation` writes the physical page it
 page count. A style with `invisible_source` also prints each equation's LaTeX source as invisible text (truth key
 `invisible`). It then checks the truth against the PDF's text (every heading, caption and running string must be
 printed) and fails loudly when one is not, so a wrong convention in `styles.py` cannot produce silent wrong truth.
-Needs TeX Live (pdflatex, bibtex, the classes listed in styles.py; lualatex from `texlive-luatex` for the LuaLaTeX styles);
+Needs TeX Live (pdflatex, bibtex, the classes listed in styles.py; lualatex from `texlive-luatex` for the LuaLaTeX styles; apacite from `texlive-bibtex-extra` for the APA styles);
 the tests only read the committed outputs.
 """
 from __future__ import annotations

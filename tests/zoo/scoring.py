@@ -61,8 +61,9 @@ REPORT_ONLY = ("sections_l3",)
 TRUTH_KEY = {"title": "title", "authors": "authors", "abstract": "abstract", "sections": "sections", "tables": "tables",
              "figures": "figures", "references": "references", "equations": "equation_pages",
              "header_leaks": "running", "invisible_leaks": "invisible"}
+# headings of the front matter (the truth lists the body's headings only): APA's title page prints "Author Note"
 FRONT_MATTER = ("abstract", "keywords", "keyword", "indexterms", "ccsconcepts", "acmreferenceformat",
-                "keywordsandphrases")
+                "keywordsandphrases", "authornote")
 
 
 def norm(text: str) -> str:

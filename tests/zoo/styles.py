@@ -1717,9 +1717,23 @@ def tugboat() -> Style:
                                                                "draft: November 24, 2026 12:00"])
 
 
+def apa7_man() -> Style:
+    """apa7 in its manuscript mode (`man`), the form psychology, education and nursing papers are submitted in and
+    circulate as preprints (PsyArXiv, EdArXiv): a title page of its own (the title, authors, affiliations and the
+    author note), the abstract on page 2 under a centred bold `Abstract`, then the text from page 3, all double
+    spaced in 12 pt, the title repeated over the introduction, unnumbered APA headings, the short title and page
+    number in every header, the references on pages of their own and the tables and figures at the end, one per
+    page, each under its `Table 1` / `Figure 1` label and italic title."""
+    style = apa7()
+    return Style("apa7_man", "apa7 manuscript mode (PsyArXiv preprints, submissions): title page, abstract on page 2, "
+                 "double spacing, unnumbered APA headings, floats at the end one per page, apacite references",
+                 "[man,natbib]{apa7}", style.preamble, style.front, None, twocolumn=False, caption_sep=" ",
+                 cite="citep", refs=26, bst="apacite", running=[SHORT_TITLE.upper()])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
           chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart,
           nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like, philosophersimprint, ejpecp,
           quantum, kluwer, beilstein, cje, jpsj, nrc,
-          icsv, resphilosophica, arxiv_authblk, revtex_preprint, ieee_draft, tugboat]
+          icsv, resphilosophica, arxiv_authblk, revtex_preprint, ieee_draft, tugboat, apa7_man]

@@ -171,6 +171,9 @@ def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style],
     body_font = fonts.most_common(1)[0][0]
     start = title_block_end(rows)
     cands = [r for r in rows[start:] if _candidate(rows, r.index, body, body_font) and not is_wrap(rows, r.index)]
+    # the title printed again over the text (APA manuscripts, theses) is no heading
+    front = _key(" ".join(r.text for r in rows[:start] if r.page == rows[0].page))
+    cands = [r for r in cands if len(_key(r.text)) < 20 or _key(r.text) not in front]
     if numbered:
         # levels 1-2 only: a deeper level's style (bold at body size) is also the style of emphasised body lines
         level_of = {(s[0], s[1], s[2]): lvl for lvl, s in sorted(numbered.items(), reverse=True) if lvl <= 2}
@@ -189,6 +192,7 @@ def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style],
     by_style: dict[Style, list[Row]] = defaultdict(list)
     for r in cands:
         by_style[style_of(r)].append(r)
+    split = _split_by_alignment(rows, by_style)
     accepted: list[tuple[tuple, Style]] = []
     for style, rs in by_style.items():
         if all(r.text.lower().startswith("abstract") for r in rs):
@@ -200,7 +204,46 @@ def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style],
             # ties (same size, weight and case: BMC's sans sub-headings and italic sub-sub-headings) go to the
             # upright font, then to the style printed first (a deeper level only appears below a shallower one)
             italic = sum(1 for r in rs if r.italic or ITALIC_FONT.search(r.font)) > len(rs) / 2
-            accepted.append(((-style[0], -known, not style[3], not style[1], italic, rs[0].index), style))
+            centred = split.get(style) == "centred"
+            accepted.append(((-style[0], -known, not style[3], not style[1], italic, not centred, rs[0].index), style))
     ranks = {style: n + 1 for n, (_, style) in enumerate(sorted(accepted))}
-    return {r.index: 1 if r.text.lower().startswith("abstract") else ranks[style_of(r)]
-            for r in cands if style_of(r) in ranks or r.text.lower().startswith("abstract")}
+    return {r.index: 1 if r.text.lower().startswith("abstract") else ranks[_split_key(rows, r, split)]
+            for r in cands if _split_key(rows, r, split) in ranks or r.text.lower().startswith("abstract")}
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _centred(rows: list[Row], row: Row) -> bool:
+    """Centred over the text that follows it in its column (as `_candidate` measures it)."""
+    below = [r for r in rows[row.index + 1 : row.index + 5] if r.page == row.page and r.column == row.column and r.text]
+    if not below:
+        return False
+    left, right = min(r.x0 for r in below), max(r.x1 for r in below)
+    width = max(right - left, 1.0)
+    return abs((row.x0 + row.x1) / 2 - (left + right) / 2) <= 0.06 * width and row.x0 > left + 5
+
+
+def _split_key(rows: list[Row], r: Row, split: dict) -> tuple:
+    """The row's style, or its half of a style `_split_by_alignment` split in two."""
+    style = style_of(r)
+    return (*style, "centred" if _centred(rows, r) else "flush") if split.get(style) == "split" else style
+
+
+def _split_by_alignment(rows: list[Row], by_style: dict[Style, list[Row]]) -> dict:
+    """One typography printed both centred and flush left, each on two pages or more: two heading levels told apart
+    by placement alone (APA: level 1 centred bold, level 2 flush-left bold, same face and size). Replaces such a
+    style's group in `by_style` by its two halves; returns {half: "centred" | "flush"} (and {style: half-marker})."""
+    out: dict = {}
+    for style, rs in list(by_style.items()):
+        halves: dict[str, list[Row]] = {"centred": [], "flush": []}
+        for r in rs:
+            halves["centred" if _centred(rows, r) else "flush"].append(r)
+        if all(len(h) >= 2 and len({r.page for r in h}) >= 2 for h in halves.values()):
+            del by_style[style]
+            for name, h in halves.items():
+                by_style[(*style, name)] = h
+                out[(*style, name)] = name
+            out[style] = "split"
+    return out

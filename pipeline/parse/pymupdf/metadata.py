@@ -579,11 +579,14 @@ def front_page(pages: list[PageAnalysis]) -> PageAnalysis:
 
 
 def _abstract_overleaf(pages: list[PageAnalysis], first: PageAnalysis, spacing: float) -> str:
-    """A title page of its own (revtex `preprint`, theses, reports, many submissions): the abstract heads the next
-    page. Read from there when the front page holds under half the next page's text and none of its own, and an
-    abstract heading stands among the next page's first lines."""
+    """A title page of its own (revtex `preprint`, APA manuscripts, theses, reports, many submissions): the abstract
+    heads the next page. Read from there when the front page holds no abstract and either under half the next page's
+    text or no paragraph of prose, and an abstract heading stands among the next page's first lines."""
     k = pages.index(first)
-    if k + 1 >= len(pages) or len(first.text) >= 0.5 * len(pages[k + 1].text):
+    if k + 1 >= len(pages):
+        return ""
+    # a title page: little text, or no paragraph of prose (APA's author note is two lines)
+    if len(first.text) >= 0.5 * len(pages[k + 1].text) and any(_prose(b) for b in first.blocks if not b.margin):
         return ""
     nxt = pages[k + 1]
     lines = sorted((l for l in nxt.lines if l.horizontal and not l.running), key=lambda l: l.bbox[1])
