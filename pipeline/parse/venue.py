@@ -183,6 +183,10 @@ _PRINTED = [
     # NRC Research Press / Canadian Science Publishing footers: "Canadian Journal of Physics 99: 1–5 (2021)"
     (r"((?:[A-Z][a-z]+|of|and|for|the|in|on|&)(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){1,9}) \d+: ?\d+(?: ?[–-] ?\d+)? \("
      + _YEAR + r"\)", None, None),
+    # a proceedings volume named in a copyright footnote with its editors: "© 2026 A. Author. Proceedings of the 44th
+    # West Coast Conference on Formal Linguistics, ed. Ana Ruiz, 1-9." (Cascadilla Proceedings Project)
+    (r"Proceedings of (?:the )?((?:\d+(?:st|nd|rd|th) )?[A-Z][\w&-]*(?: (?:[A-Z][\w&-]*|of|on|for|and|in)){1,12}?), eds?\. ",
+     None, None),
     # a journal's running head with volume, year and issue: "TUGboat, Volume 44 (2023), No. 2", "Statistical
     # Science, Vol. 35 (2020), No. 4"
     (r"((?:The )?[A-Z][A-Za-z]*(?: (?:[A-Z][A-Za-z]*|of|and|for|the|in|on|&)){0,8}),? Vol(?:\.|ume) ?\d+,? \("
@@ -209,7 +213,7 @@ def _title_case(name: str) -> str:
 
 
 # patterns too loose to run over a whole page: only over the furniture text (headers, footers, margins)
-_LOOSE = 12
+_LOOSE = 13
 
 
 def detect_printed_venue(text: str, whole_page: bool = False) -> Venue | None:

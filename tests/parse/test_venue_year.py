@@ -49,6 +49,9 @@ PRINTED = [
     ("Accepted in Quantum 2026-11-24, click title to verify. Published under CC-BY 4.0.", "Quantum", 2026),
     ("Canadian Journal of Physics 99: 1–5 (2021) DOI: 10.1139/cjp-2020-0123", "Canadian Journal of Physics", 2021),
     ("TUGboat, Volume 44 (2023), No. 2 221", "TUGboat", 2023),
+    # (the year stands before the name here: the venue carries none, the copyright year gives the paper's)
+    ("© 2019 Ana Ruiz. Proceedings of the 36th West Coast Conference on Formal Linguistics, ed. Richard Stockwell et "
+     "al., 1-9. Somerville, MA: Cascadilla Proceedings Project.", "36th West Coast Conference on Formal Linguistics", None),
 ]
 
 

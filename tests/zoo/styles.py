@@ -1731,9 +1731,38 @@ def apa7_man() -> Style:
                  cite="citep", refs=26, bst="apacite", running=[SHORT_TITLE.upper()])
 
 
+def cascadilla() -> Style:
+    """cascadilla.cls (Cascadilla Proceedings Project: the proceedings of linguistics conferences such as WCCFL,
+    BUCLD, GALANA): a bold 18 pt title, all the authors in one bold line and their institutions in another, the
+    copyright footnote with the year and the authors, an indented abstract without a heading, `1. Introduction`
+    bold headings at text size, author-year references (Chicago items) under `References`."""
+    names = ", ".join(a.name for a in AUTHORS[:-1]) + " and " + AUTHORS[-1].name
+    insts = ", ".join(["Inria Saclay", "Technical University of Denmark", "University of Cape Town"])
+    preamble = COMMON_LM + rf"""
+\usepackage{{natbib}}
+\title{{{TITLE}}}
+\author{{{names}}}
+\institution{{{insts}}}
+\completed{{November 24, 2026}}
+\copyrightyear{{2026}}"""
+    front = rf"""\maketitle
+\thanks{{\textcopyright\ 2026 {names}. Proceedings of the 44th West Coast Conference on Formal Linguistics, ed.
+Ana Ruiz, 1-9. Somerville, MA: Cascadilla Proceedings Project.}}
+\begin{{quote}}
+{ABSTRACT}
+\end{{quote}}
+"""
+    return Style("cascadilla", "cascadilla.cls (linguistics proceedings: WCCFL, BUCLD): a bold title, the authors and "
+                 "their institutions on one bold line each, a copyright footnote naming the proceedings, an unheaded "
+                 "indented abstract, `1. Introduction` headings, author-year references", "{cascadilla}", preamble,
+                 front, arabic_dotted(".", " "), twocolumn=False, caption_sep=": ", cite="citep", refs=22, bib="items",
+                 bibitem=chicago_item, running=["Cascadilla Proceedings Project", "Completed November 24, 2026",
+                                                "This printout has been approved by me, the author"])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
           chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart,
           nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like, philosophersimprint, ejpecp,
           quantum, kluwer, beilstein, cje, jpsj, nrc,
-          icsv, resphilosophica, arxiv_authblk, revtex_preprint, ieee_draft, tugboat, apa7_man]
+          icsv, resphilosophica, arxiv_authblk, revtex_preprint, ieee_draft, tugboat, apa7_man, cascadilla]

@@ -87,20 +87,31 @@ FOOTNOTE_MARK = re.compile(r"[*∗†‡§¶⋆\u2020\u2021]|\(?[a-z\d]\)\s")
 CAPTION = re.compile(r"(fig\.?|figure|table|tab\.)\s*[A-Z]?\d", re.I)
 
 
+COPYRIGHT = re.compile(r"(©|\(c\)|copyright\b)\s*(19|20)\d\d", re.I)
+
+
 def _first_page_footer(p: PageAnalysis, body: float) -> None:
-    """Mark page 1's bottom furniture block (see the module docstring)."""
-    for block in p.blocks:
+    """Mark page 1's bottom furniture block (see the module docstring). Blocks are looked at from the bottom up; a
+    copyright notice may stand over another furniture block (Cascadilla: its proceedings footnote over the class's
+    copyright line), any other block only over what was furniture before."""
+    before = {id(ln) for ln in p.lines if ln.running}
+    for block in sorted(p.blocks, key=lambda b: -b.bbox[3]):
         lines = [ln for ln in block.lines if ln.horizontal and ln.text.strip()]
         if not lines or len(lines) > 12 or block.bbox[1] < 0.6 * p.height or block.bbox[3] < (1 - ZONE) * p.height:
             continue
         first = lines[0]
+        # a footnote is content, unless it is the paper's copyright notice (Cascadilla's "* © 2026 A. Author.
+        # Proceedings of the 44th West Coast Conference on Formal Linguistics, ed. ...")
+        notice = bool(COPYRIGHT.match(re.sub(r"^\s*[*∗†‡§¶⋆\d]{0,2}\s*", "", first.text)))
         if (any(ln.size > body - 1.0 for ln in lines) or max(len(ln.text) for ln in lines) < 25
-                or FOOTNOTE_MARK.match(first.text) or CAPTION.match(first.text)
-                or (first.spans and (first.spans[0].superscript or first.spans[0].size < first.size - 1.0))):
+                or ((FOOTNOTE_MARK.match(first.text)
+                     or (first.spans and (first.spans[0].superscript or first.spans[0].size < first.size - 1.0)))
+                    and not notice)
+                or CAPTION.match(first.text)):
             continue
         x0, x1 = block.bbox[0], block.bbox[2]
         below = [o for o in p.lines if o.bbox[1] >= block.bbox[3] - 1 and o.bbox[0] < x1 and o.bbox[2] > x0
-                 and not o.running and o not in block.lines]
+                 and not (o.running if notice else id(o) in before) and o not in block.lines]
         if not below:
             for ln in block.lines:
                 ln.running = True
