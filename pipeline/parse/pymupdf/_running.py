@@ -8,6 +8,7 @@ page numbers all qualify without naming any of them. Once a band is known to hol
 same size in that band with nothing between it and the page edge is furniture too (running heads that print
 the current section's title change their words from page to page). Shapes without letters count only as page
 numbers that count up with the pages, so equation numbers and axis ticks near the edge stay content.
+A publisher's how-to-cite block on page 1 or 2 (`ACM Reference Format:`, `To cite this article:`) is furniture too.
 First-page furniture printed once (elsarticle's `Preprint submitted to ...`, ACM's permission box, AAAI's and IEEE's
 copyright lines, a journal's citation/DOI footer) cannot repeat: on page 1 the lowest text block is furniture when
 it sits at the foot of its column (nothing below it, its top in the lower 40 % of the page), is set smaller than
@@ -123,6 +124,11 @@ STAMP = re.compile(r"(this (paper|article|manuscript|preprint) (has been|was) ty
                    r".{0,80}\b(t\s?e\s?x|l\s?a\s?t\s?e\s?x|\w+\.cls|aastex\w*)\b", re.I)
 
 
+# a publisher's "how to cite this paper" block: the citation the metadata view reads, not the paper's text
+CITE_AS = re.compile(r"(ACM Reference Format|To cite this article|How to cite this article|Cite this article(?: as)?|"
+                     r"Please cite this article(?: in press)? as)\s*:", re.I)
+
+
 def mark_running(pages: list[PageAnalysis]) -> None:
     """Set `Line.running` on the running headers, footers and page numbers of a document."""
     if len(pages) < 2:
@@ -168,6 +174,11 @@ def mark_running(pages: list[PageAnalysis]) -> None:
             ) and _outermost(line, p, zone):
                 line.running = True
     _first_page_footer(pages[0], body)
+    for p in pages[:2]:  # how to cite the paper, as the publisher prints it on its first page (ACM's reference format)
+        for block in p.blocks:
+            if block.lines and CITE_AS.match(block.lines[0].text.strip()):
+                for line in block.lines:
+                    line.running = True
     for p in pages:  # a class's typesetting stamp, wherever the class prints it (mnras: after the last paragraph)
         for line in p.lines:
             if len(line.text) < 120 and STAMP.match(line.text.strip()):
