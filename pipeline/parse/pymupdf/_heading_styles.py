@@ -234,7 +234,7 @@ def _split_key(rows: list[Row], r: Row, split: dict) -> tuple:
 def _split_by_alignment(rows: list[Row], by_style: dict[Style, list[Row]]) -> dict:
     """One typography printed both centred and flush left, each on two pages or more: two heading levels told apart
     by placement alone (APA: level 1 centred bold, level 2 flush-left bold, same face and size). Replaces such a
-    style's group in `by_style` by its two halves; returns {half: "centred" | "flush"} (and {style: half-marker})."""
+    style's group in `by_style` by its two halves; returns {half: "centred" | "flush", split style: "split"}."""
     out: dict = {}
     for style, rs in list(by_style.items()):
         halves: dict[str, list[Row]] = {"centred": [], "flush": []}

@@ -398,17 +398,18 @@ def _layout_vote(analysis: DocumentAnalysis) -> Callable[[list[Row]], float]:
     return vote
 
 
-BIB_LABEL = re.compile(r"(references|bibliography|literature cited|works cited)\s*:", re.I)
-YEAR = re.compile(r"\b(1[89]|20)\d\d\b")
+BIB_NAME = re.compile(r"(?:(?:\d+|[IVX]+)\.?\s+)?(references|bibliography|literature cited|works cited)\s*(:?)", re.I)
+YEAR = re.compile(r"\b(1[89]|20)\d\d\b")  # (as references.YEAR; importing it from there would be circular)
 
 
 def _colon_bibliography(rows: list[Row], heads: dict[int, int], start: int) -> None:
     """`References:` run in small type on a line of its own (Res Philosophica and other humanities journals set the
     list's label so): a level-1 heading when no heading names the bibliography and entries with years follow."""
-    if any(UNNUMBERED.fullmatch(rows[i].text) and BIB_LABEL.match(rows[i].text + ":") for i in heads):
-        return
+    if any(BIB_NAME.fullmatch(rows[i].text.strip()) for i in heads):
+        return  # a heading names it already
     for r in rows[start:]:
-        if r.index not in heads and BIB_LABEL.fullmatch(r.text.strip()):
+        m = BIB_NAME.fullmatch(r.text.strip())
+        if r.index not in heads and m and m.group(2):
             after = [q for q in rows[r.index + 1 : r.index + 16] if q.text]
             if len(after) >= 3 and sum(1 for q in after if YEAR.search(q.text)) >= 0.2 * len(after):
                 heads[r.index] = 1
