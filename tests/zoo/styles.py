@@ -1760,9 +1760,35 @@ Ana Ruiz, 1-9. Somerville, MA: Cascadilla Proceedings Project.}}
                                                 "This printout has been approved by me, the author"])
 
 
+def sugconf() -> Style:
+    """sugconf.cls (SAS Global Forum and regional SAS users' conferences: statistics and industry papers): Helvetica
+    throughout, `Paper 1234-2026` centred over a bold title and one bold line of authors with their organisations,
+    no paragraph indent but space between paragraphs (and Windows-1252 input), an `ABSTRACT` heading like any other, unnumbered bold capitals
+    headings (level 2 at text size), `Figure 1.` captions and numbered references under `REFERENCES`."""
+    # the class reads its input as Windows-1252 (`ansinew`): accents are written as TeX accents, as SAS authors must
+    ascii_names = {"Léa Moreau": r"L\'ea Moreau", "Jonas Østergaard": r"Jonas \O{}stergaard"}
+    names = "; ".join(f"{ascii_names.get(a.name, a.name)}, {AFFILIATIONS[a.affil][0]}" for a in AUTHORS)
+    preamble = COMMON + r"""
+\usepackage{graphicx}
+\setcounter{secnumdepth}{0}
+\sugconfpapernumber{Paper 1234-2026}
+\sugconfbanner{\relax}""" + rf"""
+\title{{{TITLE}}}
+\author{{{names}}}"""
+    front = rf"""\maketitle
+\section{{ABSTRACT}}
+{ABSTRACT}
+"""
+    return Style("sugconf", "sugconf.cls (SAS users' conferences): Helvetica, a paper number over a bold title and one "
+                 "line of authors with organisations, block paragraphs, an `ABSTRACT` heading, unnumbered bold capitals "
+                 "headings, numbered references under `REFERENCES`", "{sugconf}", preamble, front, None,
+                 upper_levels=(1, 2), twocolumn=False, caption_sep=". ", refs=22, bst="unsrt",
+                 bib_heading="REFERENCES", ack_heading="ACKNOWLEDGMENTS", running=["Paper 1234-2026"])
+
+
 STYLES = [ieee_journal, ieee_conf, acm_sigconf, aaai_like, cvpr_like, llncs, els_preprint, els_5p, revtex_aps, amsart,
           copernicus_like, mdpi_like, frontiers_like, iop_like, mnras, pmlr, ieee_long_refs, aastex,
           chicago_econ, supplement, toc_report, achemso, els_cas, apa7, spie, ieee_compsoc, acm_small, oup, erae, els_review, bmc_like, rjournal_like, peerj_like, aomart,
           nature, jacow, asmejour, ascelike, aiaa_tc, revtex_aip, quarto_like, philosophersimprint, ejpecp,
           quantum, kluwer, beilstein, cje, jpsj, nrc,
-          icsv, resphilosophica, arxiv_authblk, revtex_preprint, ieee_draft, tugboat, apa7_man, cascadilla]
+          icsv, resphilosophica, arxiv_authblk, revtex_preprint, ieee_draft, tugboat, apa7_man, cascadilla, sugconf]

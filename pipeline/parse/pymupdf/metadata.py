@@ -292,6 +292,28 @@ def _lead_names(line: Line) -> list[str]:
     return []
 
 
+def _name_org_pairs(region: list[Line], body_size: float) -> list[str]:
+    """`Name, Organisation; Name, Organisation; ...` run over the lines of one block, as SAS users' conference papers
+    and some industry reports print their authors: every `;`-separated part a plain name before its first comma and
+    an organisation after it (at least half of them reading as an institution or address). Empty unless at least two
+    parts read so and no part fails."""
+    lines = [l for l in region if l.size >= 0.8 * body_size]
+    if not lines or ";" not in " ".join(l.text for l in lines):
+        return []
+    text = join_lines([l.text for l in lines])
+    parts = [p.strip() for p in text.split(";") if p.strip()]
+    out: list[str] = []
+    known = 0  # parts whose organisation reads as one (a short company or lab name may not: "Inria Saclay")
+    for part in parts:
+        head, comma, rest = part.partition(",")
+        name = _plain_name(head) if comma else None
+        if not (name and _name_ok(name) and not _institution(name) and rest.strip()[:1].isupper()):
+            return []
+        known += bool(is_address(rest) or _institution(rest))
+        out.append(name)
+    return out if len(out) >= 2 and known >= len(out) / 2 else []
+
+
 def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | None, body_size: float) -> list[str]:
     if not title:
         return []
@@ -339,6 +361,9 @@ def _authors_in(page: PageAnalysis, region: list[Line], title: list[Line], body_
     lead = [l for l in region if l.size >= 0.8 * body_size and _lead_names(l)]
     if lead and not any(name_like(l) for l in region if l not in lead):
         return list(dict.fromkeys(n for l in lead for n in _lead_names(l)))
+    paired = _name_org_pairs(region, body_size)
+    if paired:
+        return paired
     # an affiliation broken over lines: the line under one that ends unfinished ("..., Technical University of",
     # "Inria Saclay,") goes on with it ("Kongens Lyngby, Denmark" is no author)
     continued = {id(b) for a, b in zip(region, region[1:])
