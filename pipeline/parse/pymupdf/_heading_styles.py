@@ -85,13 +85,11 @@ def _candidate(rows: list[Row], i: int, body: float, body_font: str, italic_ok: 
     if re.search(r"[\w)]{2}\. [A-Z]", text):
         return False  # a run-in head and the start of its paragraph ("Datasets. We use ...")
     # flush with, or centred over, the text that follows it in its column
-    below = [r for r in rows[i + 1 : i + 5] if r.page == row.page and r.column == row.column and r.text]
-    if not below:
+    extent = _text_below(rows, row)
+    if extent is None:
         return False
-    left, right = min(r.x0 for r in below), max(r.x1 for r in below)
-    width = max(right - left, 1.0)
-    centred = abs((row.x0 + row.x1) / 2 - (left + right) / 2) <= 0.06 * width and row.x0 > left + 5
-    if not (abs(row.x0 - left) <= 0.04 * width + 2 or centred):
+    left, right = extent
+    if not (abs(row.x0 - left) <= 0.04 * _width(extent) + 2 or _centred_over(row, extent)):
         return False
     prev = rows[i - 1] if i else None
     starts_block = prev is None or prev.page != row.page or prev.lines[-1].block != row.lines[0].block
@@ -207,22 +205,38 @@ def styled_headings(rows: list[Row], body: float, numbered: dict[int, Style],
             centred = split.get(style) == "centred"
             accepted.append(((-style[0], -known, not style[3], not style[1], italic, not centred, rs[0].index), style))
     ranks = {style: n + 1 for n, (_, style) in enumerate(sorted(accepted))}
-    return {r.index: 1 if r.text.lower().startswith("abstract") else ranks[_split_key(rows, r, split)]
-            for r in cands if _split_key(rows, r, split) in ranks or r.text.lower().startswith("abstract")}
+    out: dict[int, int] = {}
+    for r in cands:
+        if r.text.lower().startswith("abstract"):
+            out[r.index] = 1
+        elif (rank := ranks.get(_split_key(rows, r, split))) is not None:
+            out[r.index] = rank
+    return out
 
 
 def _key(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-def _centred(rows: list[Row], row: Row) -> bool:
-    """Centred over the text that follows it in its column (as `_candidate` measures it)."""
+def _text_below(rows: list[Row], row: Row) -> tuple[float, float] | None:
+    """Left and right edges of the next few rows of the row's column on its page (None: nothing follows)."""
     below = [r for r in rows[row.index + 1 : row.index + 5] if r.page == row.page and r.column == row.column and r.text]
-    if not below:
-        return False
-    left, right = min(r.x0 for r in below), max(r.x1 for r in below)
-    width = max(right - left, 1.0)
-    return abs((row.x0 + row.x1) / 2 - (left + right) / 2) <= 0.06 * width and row.x0 > left + 5
+    return (min(r.x0 for r in below), max(r.x1 for r in below)) if below else None
+
+
+def _width(extent: tuple[float, float]) -> float:
+    return max(extent[1] - extent[0], 1.0)
+
+
+def _centred_over(row: Row, extent: tuple[float, float]) -> bool:
+    left, right = extent
+    return abs((row.x0 + row.x1) / 2 - (left + right) / 2) <= 0.06 * _width(extent) and row.x0 > left + 5
+
+
+def _centred(rows: list[Row], row: Row) -> bool:
+    """Centred over the text that follows it in its column."""
+    extent = _text_below(rows, row)
+    return extent is not None and _centred_over(row, extent)
 
 
 def _split_key(rows: list[Row], r: Row, split: dict) -> tuple:
