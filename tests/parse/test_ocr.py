@@ -438,3 +438,20 @@ def test_pages_are_read_in_parallel_heaviest_first_and_come_back_in_page_order()
     assert [p[0].lines[0].text.split()[0] for p in two] == ["Short", "Long", "Middle"]  # back in page order
     assert watched.most == 2 and seen == [(0, 3), (1, 3), (2, 3), (3, 3)]
     assert len(watched.started) == 3 and watched.started == sorted(watched.started, reverse=True)
+
+
+@needs_corpus
+@needs_tesseract
+def test_the_layout_model_is_not_loaded_for_pages_ocr_read(tmp_path):
+    """The layout model reads a page's own text boxes, so it finds nothing on an image-only page; its load (about
+    1 s) and 0.5 s a page were spent there for each captioned figure OCR'd. Page 2 of PAPER holds Figure 1."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "scan.pdf"
+    rasterize(pymupdf.open(corpus_pdf(PAPER)), range(2), 100).save(path)
+    code = ("import sys; from pipeline.parse import ParseOptions, parse_pdf; "
+            f"p = parse_pdf({str(path)!r}, ParseOptions(ocr={{'dpi': 100}})); "
+            "print([pg.ocr for pg in p.pages], len(p.figures), 'pymupdf.layout' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[-2] == "['no_text', 'no_text'] 1 False", out

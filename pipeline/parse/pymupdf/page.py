@@ -215,7 +215,13 @@ class PageAnalysis:
     @cached_property
     def layout(self) -> list[tuple[Rect, str]]:
         """Regions from PyMuPDF's bundled ONNX layout model: (rect, class) with classes such as
-        text, title, section-header, picture, caption, table, formula, list-item, footnote, page-header."""
+        text, title, section-header, picture, caption, table, formula, list-item, footnote, page-header.
+
+        Nothing for a page that had no text layer (OCR read it from its picture): the model reads the PDF's own
+        text boxes and gives no region on an image-only page (none on any of 25: bench/ocr.py's rasterized corpus
+        pages and corpus3's JSTOR scan), so asking it there only cost 0.5 s a page and the model's load (about 1 s)."""
+        if self.ocr == "no_text":
+            return []
         from pipeline.parse._mupdf import load_layout_model
 
         load_layout_model()
