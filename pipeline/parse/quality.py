@@ -17,7 +17,8 @@ An equation row is *plausible* when `latex_problem` finds nothing: it parses as 
 braces, `\\left`/`\\right` and brackets balance (a half-open interval `[0, 1)` counts as balanced: only the totals of
 opening and closing round/square brackets must agree), no base carries two subscripts or two superscripts
 (`\\sum_{\\sigma}_{f}`), no script hangs on an operator or an opening bracket (`=_{x}`), it is not prose set in
-`\\mathrm{}` words, not a row of identifiers or numbers (an accession
+`\\mathrm{}` words (unless it carries an equation number, `\\tag{}`: a numbered `cases` or a display with
+`\\text{for all ...}` is mostly words), not a row of identifiers or numbers (an accession
 table read as a formula) and it holds some mathematics (an operator, a relation, a script, a command or a Greek
 letter).
 """
@@ -206,7 +207,9 @@ def latex_problem(latex: str) -> str | None:
     _words(nodes, words)
     letters = sum(ch.isalpha() for ch in re.sub(r"\\[A-Za-z]+", "", unlabelled))
     word_letters = sum(len(w) for w in words)
-    if len(words) >= 3 and word_letters >= 0.6 * max(letters, 1):
+    # words inside a numbered display (`cases`' "if" and "otherwise", `\text{for all batches}`) are no prose: the
+    # number printed at the margin says the row is a display
+    if len(words) >= 3 and word_letters >= 0.6 * max(letters, 1) and body == (latex or "").strip():
         return "prose"
     plain = re.sub(r"\\(?:mathrm|text|mathbf|mathit|operatorname)\{([^{}]*)\}", r"\1", body)
     tokens = re.findall(r"[A-Za-z_]*\d[\w.]*|[A-Za-z]{2,}", plain)

@@ -62,6 +62,14 @@ def _groups(facts: DocumentFacts, p: PageAnalysis, lines: list[Line], body: floa
     return [g[1] for g in groups]
 
 
+EDGE = 8.0  # pt: a line starting or ending this close to its column's edge is running text's
+
+def _reaches_edge(q: Rect, maths: list[Line], col: tuple[float, float]) -> bool:
+    """Whether the text line of `q` (with the maths pieces on its baseline) starts or ends at its column's edge."""
+    row = [q] + [ln.bbox for ln in maths if min(ln.bbox[3], q[3]) - max(ln.bbox[1], q[1]) > 0.5 * (q[3] - q[1])]
+    return min(r[0] for r in row) - col[0] < EDGE or col[1] - max(r[2] for r in row) < EDGE
+
+
 CLIP_MARGIN = 40.0  # pt around the displays of a page when their characters are read (find_equations)
 
 ALGORITHM = re.compile(r"^Algorithm\s+\d+")
@@ -105,6 +113,7 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis, text_fonts: frozenset
     body = facts.body_size
     skip = _excluded(facts, p)
     prose: list[Rect] = []
+    prose_lines: list[Line] = []
     cands: list[Line] = []
     others: list[Line] = []  # short non-math lines: words inside a display ("softmax", "where") or labels
     for ln in p.lines:
@@ -116,8 +125,18 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis, text_fonts: frozenset
         elif is_prose(ln, body, x1 - x0) or (
                 len(ln.text) > 12 and math_share(ln.spans, text_fonts)[0] < 0.3 * len(ln.text)):
             prose.append(ln.bbox)
+            prose_lines.append(ln)
         else:
             others.append(ln)
+    # A line beside an equation number is a display row whatever its share of maths fonts (`log`, brackets and
+    # digits in the text font: `E[log q(x)] <= log E[q(x)]   (9)` under Kp or Times), when it holds some maths
+    tag_boxes_all = [ln.bbox for ln in cands if _tag(ln) is not None]
+    for ln in list(others):
+        if strong_math(ln.spans, text_fonts) and any(
+                t[0] >= ln.bbox[2] and min(t[3], ln.bbox[3]) - max(t[1], ln.bbox[1]) > 0.5 * (t[3] - t[1])
+                and facts.column_range(p, t) == facts.column_range(p, ln.bbox) for t in tag_boxes_all):
+            others.remove(ln)
+            cands.append(ln)
     out = []
     for g in _groups(facts, p, cands, body):
         tags = [ln for ln in g if _tag(ln) is not None]
@@ -125,8 +144,13 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis, text_fonts: frozenset
         if not maths:
             continue
         box = union([ln.bbox for ln in maths])
-        # Inline math: a running-text line shares the band (same baseline) in the same column.
-        if any(x_overlap(q, box) > -15 and min(q[3], box[3]) - max(q[1], box[1]) > 0.3 * body for q in prose):
+        # Inline math: a running-text line shares the band (same baseline) in the same column. Beside an equation
+        # number, running text is what runs to an edge of its column (a paragraph's lines start or end there); words
+        # set inside a numbered display, centred with it (`\quad\text{for all batches}`), touch neither edge.
+        col = facts.column_range(p, box)
+        numbered = bool(tags) or any(_trailing_tag(ln) for ln in maths)
+        running = [q for q in prose if not numbered or _reaches_edge(q, maths, col)]
+        if any(x_overlap(q, box) > -15 and min(q[3], box[3]) - max(q[1], box[1]) > 0.3 * body for q in running):
             continue
         # The math-only last line of a paragraph: starts at the column margin right under running text.
         col0 = facts.column_range(p, box)[0]
@@ -145,8 +169,7 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis, text_fonts: frozenset
                 tag = tag or trailing[0]
                 tag_boxes.append(trailing[1])
         # words on the display's own baselines, between its math runs, belong to it
-        col = facts.column_range(p, box)
-        maths += [ln for ln in others if facts.column_range(p, ln.bbox) == col and ln.bbox[0] >= col[0] - 2
+        maths += [ln for ln in others + [q for q in prose_lines if q.bbox not in running] if facts.column_range(p, ln.bbox) == col and ln.bbox[0] >= col[0] - 2
                   and min(ln.bbox[3], box[3]) - max(ln.bbox[1], box[1]) > 0.6 * (ln.bbox[3] - ln.bbox[1])
                   and (not tag_boxes or ln.bbox[2] <= min(t[0] for t in tag_boxes))]
         out.append((union([ln.bbox for ln in g + maths]), maths, tag, tag_boxes, g))

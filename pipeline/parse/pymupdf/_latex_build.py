@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pipeline.parse.pymupdf._glyphs import CMEX_CODES
 from pipeline.parse.pymupdf._latex_symbols import CMEX, SYMBOLS, base_font, span_latex
 
 Rect = tuple[float, float, float, float]
@@ -48,7 +49,7 @@ def glyph_atoms(chars: list[tuple[str, Rect, str, float]]) -> list[Atom]:
         if ch.isspace():
             continue
         kind = "g"
-        cmex = base_font(font).upper().startswith(("CMEX", "LMMATHEXTENSION"))  # lmodern's CMEX: same codes
+        cmex = bool(CMEX_CODES.match(base_font(font)))  # lmodern's, kpfonts', ...: CMEX's codes
         if cmex and ord(ch) < 0x80:
             ch, kind = CMEX.get(ord(ch), ("", ""))
             if kind == "rad":

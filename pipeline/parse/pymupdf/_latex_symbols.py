@@ -72,9 +72,17 @@ CMEX = _cmex()
 FUNCTIONS = {"log", "exp", "sin", "cos", "tan", "tanh", "max", "min", "arg", "lim", "sup", "inf", "det",
              "ln", "Pr", "dim", "ker", "deg", "gcd", "sgn"}
 
-MATH_FONT = re.compile(r"^(CM(MI|SY|EX|R|BX|MIB|BSY|SS|TI)\d|MSBM|MSAM|EUFM|EUSM|RSFS|LMMath|LMRoman|CambriaMath|"
-                       r"STIX|rtx|txsy|txmi|txex|Symbol|MTSY|MTMI|"
-                       r"[A-Za-z]+Math(?:-|$))", re.I)  # OpenType maths: LatinModernMath-Regular, TeXGyreTermesMath
+# Maths fonts by name. TeX's own (Computer Modern's CMMI/CMSY/CMEX and its text fonts, AMS's MSAM/MSBM, Euler's
+# EURM/EUSM/EUFM/EUEX, rsfs), the maths of the Times/Palatino/Bright/Kp set-ups (mathptmx's rtx and URW's
+# StandardSymL, txfonts/pxfonts' tx*/px*, newtxmath/newpxmath's NewTXMI/NewPXMI, cmbright's HFBRMI/HFBRSY/HFBRBS,
+# kpfonts' Kp--M-), MathType's and MathTime's (Euclid*, MT Extra, MTSY/MTMI/MTEX), STIX's maths (not STIX Two's text
+# face, STIXTwoText, which is prose), and any font that names itself maths: OpenType maths (LatinModernMath,
+# TeXGyreTermesMath, Garamond-Math, CambriaMath), MathDesign-*, Fourier-Math-*, PazoMath, LibertinusT1Math,
+# MathematicalPi. Checked against the maths-font matrix (tests/mathfonts: 23 set-ups typeset here).
+MATH_FONT = re.compile(r"^(?:CM(MI|SY|EX|R|BX|MIB|BSY|SS|TI)\d|MSBM|MSAM|EU[RSFE][MBX]?\d|RSFS|LMMath|LMRoman|"
+                       r"STIX(?!TwoText)|rtx|txsy|txmi|txex|px(?:sy|mi|ex)|txmia|NewTXB?MI|NewPXB?MI|HFBR(?:MI|SY|BS|MB)|"
+                       r"Kp-*M-|StandardSym|Symbol|MTSY|MTMI|MTEX|MT-?Extra|Euclid|ESSTIX|stmary|wasy|lasy|bbold|"
+                       r".*Math(?!(?-i:[a-df-z])))", re.I)
 MATH_CHARS = set(GREEK) | {c for c in SYMBOLS if len(c) == 1 and c not in "{}#%&_…•†–"} | set("=+<>")
 
 
@@ -90,7 +98,7 @@ _ALPHABETS = (("DOUBLE-STRUCK", r"\mathbb"), ("FRAKTUR", r"\mathfrak"), ("SCRIPT
 
 
 def _alnum_math(ch: str) -> str | None:
-    """A Mathematical Alphanumeric Symbol (U+1D400-U+1D7FF, and the letter-like ones Unicode keeps elsewhere: ℎ, ℛ,
+    r"""A Mathematical Alphanumeric Symbol (U+1D400-U+1D7FF, and the letter-like ones Unicode keeps elsewhere: ℎ, ℛ,
     ℬ, ...) as LaTeX: the letter, digit or Greek command it is a style of, bold, double-struck, script or fraktur
     as `\mathbf{}`, `\mathbb{}`, `\mathcal{}`, `\mathfrak{}` (italic is maths' default). OpenType maths fonts
     (unicode-math's Latin Modern Math or STIX Two Math under LuaLaTeX or XeLaTeX, Cambria Math in Word) set every
@@ -169,9 +177,16 @@ def prose_fonts(fonts_by_chars: dict[str, int]) -> frozenset[str]:
     if not fonts_by_chars:
         return frozenset()
     body = max(fonts_by_chars, key=fonts_by_chars.__getitem__)
-    if not TEXT_FONT.match(base_font(body)):
-        return frozenset()
-    return frozenset(f for f in fonts_by_chars if TEXT_FONT.match(base_font(f)))
+    if TEXT_FONT.match(base_font(body)):
+        return frozenset(f for f in fonts_by_chars if TEXT_FONT.match(base_font(f)))
+    if is_math_font(body):  # a face that sets both text and maths (STIXGeneral): its family is the prose
+        family = _family(body)
+        return frozenset(f for f in fonts_by_chars if _family(f) == family)
+    return frozenset()
+
+
+def _family(font: str) -> str:
+    return re.sub(r"\d+$", "", base_font(font).split("-")[0].split(",")[0])
 
 
 # short words an italic prose run (a theorem's statement, an emphasised phrase) is made of, never a variable's name
