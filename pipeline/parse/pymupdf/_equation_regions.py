@@ -23,7 +23,8 @@ from pipeline.parse.quality import latex_problem, repair_latex
 if TYPE_CHECKING:
     from pipeline.parse.pymupdf.facts import DocumentFacts
 
-TAG = re.compile(r"^\(\s*([A-Z]?\d+(?:\.\d+)?[a-z]?)\s*\)$")
+# an equation number: (3), (3a), (3.14), (2.1.4), appendix and supplement numbers (A1), (A.1), (S2), (B.12)
+TAG = re.compile(r"^\(\s*((?:[A-Z]\.?)?\d+(?:\.\d+){0,2}[a-z]?)\s*\)$")
 
 
 def _tag(line: Line) -> str | None:
