@@ -130,13 +130,22 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis, text_fonts: frozenset
         else:
             others.append(ln)
     # A line beside an equation number is a display row whatever its share of maths fonts (`log`, brackets and
-    # digits in the text font: `E[log q(x)] <= log E[q(x)]   (9)` under Kp or Times), when it holds some maths
+    # digits in the text font: `E[log q(x)] <= log E[q(x)]   (9)` under Kp or Times; `v = Transformer(input)[CLS],
+    # (1)` with its names in typewriter), when it holds some maths and, if it reads as prose, reaches neither edge
+    # of its column (a paragraph's line does)
     tag_boxes_all = [ln.bbox for ln in cands if _tag(ln) is not None]
-    for ln in list(others):
+    for ln in others + prose_lines if tag_boxes_all else []:
+        col = facts.column_range(p, ln.bbox)
         if strong_math(ln.spans, text_fonts) and any(
                 t[0] >= ln.bbox[2] and min(t[3], ln.bbox[3]) - max(t[1], ln.bbox[1]) > 0.5 * (t[3] - t[1])
-                and facts.column_range(p, t) == facts.column_range(p, ln.bbox) for t in tag_boxes_all):
-            others.remove(ln)
+                and facts.column_range(p, t) == col for t in tag_boxes_all):
+            if ln in others:
+                others.remove(ln)
+            elif _reaches_edge(ln.bbox, [], col):
+                continue
+            else:
+                prose_lines.remove(ln)
+                prose.remove(ln.bbox)
             cands.append(ln)
     out = []
     for g in _groups(facts, p, cands, body):
