@@ -146,8 +146,8 @@ def document(setup: str, form: str = "A") -> str:
 
 # the second form is typeset in these set-ups (the commonest maths of papers, and one of each kind of font)
 FORM_B = ["cm", "newtx", "mathptmx", "libertine", "kpfonts", "lm_math", "stixtwo_otf"]
-TAGS = {"A": ["1", "2", "4", "5", "6", "7", "8", "9"],  # (3), the align's second row, may join (2)
-        "B": ["1", "3", "4", "5", "6", "7", "8", "A.1"]}  # (2), the eqnarray's second row, may join (1)
+TAGS = {"A": ["1", "2", "3", "4", "5", "6", "7", "8", "9"],  # (2) and (3): the align's two numbered rows
+        "B": ["1", "2", "3", "4", "5", "6", "7", "8", "A.1"]}  # (1) and (2): the eqnarray's two numbered rows
 # displays a page may give apart (an align's or eqnarray's numbered rows, gather*'s rows) and displays it may lose
 # (B's unnumbered `x = 0.`: under three symbols, below what a display must hold, so stray glyphs are not taken)
 SLACK = {"A": {"split": 1, "missed": 0}, "B": {"split": 2, "missed": 1}}

@@ -65,6 +65,25 @@ def _groups(facts: DocumentFacts, p: PageAnalysis, lines: list[Line], body: floa
 
 EDGE = 8.0  # pt: a line starting or ending this close to its column's edge is running text's
 
+def _by_number(group: list[Line], body: float) -> list[list[Line]]:
+    """A stack holding several equation numbers, one per row, split into one display per number: each line goes
+    to the number nearest its middle (a fraction's numerator and denominator sit either side of their number). Rows
+    set close together (an align's numbered rows, displays under tall brackets) stack into one group, and only the
+    first number was kept."""
+    tags = sorted((ln for ln in group if _tag(ln) is not None), key=lambda ln: ln.bbox[1])
+    rows = [t for i, t in enumerate(tags) if i == 0 or t.bbox[1] - tags[i - 1].bbox[1] > 0.5 * body]
+    if len(rows) < 2:
+        return [group]
+    parts: list[list[Line]] = [[t] for t in rows]
+    for ln in group:
+        if any(ln is t for t in rows):
+            continue
+        mid = (ln.bbox[1] + ln.bbox[3]) / 2
+        nearest = min(range(len(rows)), key=lambda i: abs((rows[i].bbox[1] + rows[i].bbox[3]) / 2 - mid))
+        parts[nearest].append(ln)
+    return parts
+
+
 def _reaches_edge(q: Rect, maths: list[Line], col: tuple[float, float]) -> bool:
     """Whether the text line of `q` (with the maths pieces on its baseline) starts or ends at its column's edge."""
     row = [q] + [ln.bbox for ln in maths if min(ln.bbox[3], q[3]) - max(ln.bbox[1], q[1]) > 0.5 * (q[3] - q[1])]
@@ -148,7 +167,7 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis, text_fonts: frozenset
                 prose.remove(ln.bbox)
             cands.append(ln)
     out = []
-    for g in _groups(facts, p, cands, body):
+    for g in (sub for group in _groups(facts, p, cands, body) for sub in _by_number(group, body)):
         tags = [ln for ln in g if _tag(ln) is not None]
         maths = [ln for ln in g if _tag(ln) is None]
         if not maths:

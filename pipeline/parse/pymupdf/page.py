@@ -27,7 +27,7 @@ import pymupdf
 from pipeline.parse import progress as parse_progress
 from pipeline.parse.ocr import TesseractEngine, as_text_dict, ocr_pages, page_verdict
 from pipeline.parse.options import OCROptions
-from pipeline.parse.pymupdf._glyphs import decode_codes, needs_recovery, raw_codes, recover
+from pipeline.parse.pymupdf._glyphs import EXTENSION_FONT, decode_codes, needs_recovery, raw_codes, recover
 from pipeline.parse.pymupdf._running import mark_running
 from pipeline.parse.pymupdf._type3 import mark_type3_styles
 
@@ -544,9 +544,39 @@ def text_dict(page: pymupdf.Page) -> dict:
     """The page's text layer as MuPDF extracts it, math-extension glyphs recovered, TeX ligature codes decoded."""
     flags = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
     raw = page.get_text("dict", flags=flags)
+    _tight_extension_boxes(page, raw, flags)
     _recover_glyphs(page, raw, flags)
     _tex_codes(raw)
     return raw
+
+
+def _tight_extension_boxes(page: pymupdf.Page, raw: dict, flags: int) -> None:
+    """Spans of maths extension fonts (CMEX and its kin: big delimiters, big operators, wide accents) boxed by their
+    ink, and their lines' boxes made again from their spans; in place. MuPDF boxes a glyph by its font's whole height,
+    and an extension font is very tall: a JMLR display's bars `|...|` boxed 96-150 pt for ink at 104-124, a wide hat
+    106-146 for ink at 106-108, so a display seemed to share its band with the paragraph line under it and was read
+    as inline maths. One more extraction with TEXT_ACCURATE_BBOXES (ink boxes), only on a page that sets such glyphs,
+    and only those spans take its boxes: every other rule keeps MuPDF's usual line geometry."""
+    wanted = [(i, j, k) for i, b in enumerate(raw["blocks"]) if b.get("type") == 0
+              for j, ln in enumerate(b["lines"]) for k, sp in enumerate(ln["spans"])
+              if sp["text"].strip() and EXTENSION_FONT.match(sp["font"].split("+")[-1])]
+    if not wanted:
+        return
+    tight = page.get_text("dict", flags=flags | pymupdf.TEXT_ACCURATE_BBOXES)["blocks"]
+    for i, j, k in wanted:
+        try:
+            span = tight[i]["lines"][j]["spans"][k]
+        except (IndexError, KeyError):
+            return  # the two extractions do not line up: keep MuPDF's boxes
+        ln = raw["blocks"][i]["lines"][j]
+        if span["font"] != ln["spans"][k]["font"] or span["text"] != ln["spans"][k]["text"]:
+            return
+        x0, y0, x1, y1 = span["bbox"]
+        if x1 > x0 and y1 > y0:
+            ln["spans"][k]["bbox"] = (x0, y0, x1, y1)
+            boxes = [sp["bbox"] for sp in ln["spans"] if sp["text"].strip()]
+            ln["bbox"] = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+                          max(b[3] for b in boxes))
 
 
 _LINE_NUMBER = re.compile(r"\d{1,4}")
