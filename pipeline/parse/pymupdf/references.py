@@ -21,6 +21,7 @@ from statistics import median
 
 from pipeline.parse.ocr import OCR_FONT
 from pipeline.document import Reference
+from pipeline.parse.pymupdf._geometry import hrules
 from pipeline.parse.pymupdf._sections_rows import MARGIN, Row
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis
@@ -242,9 +243,22 @@ def _lost_ditto(prev: Row, row: Row, indent: float) -> bool:
             and bool(ENTRY_END.search(prev.text)))
 
 
-def _indent_starts(rows: list[Row]) -> list[bool | None]:
+def _ditto_rule(row: Row, left: float, rules: dict[int, list[tuple[float, float, float, float]]]) -> bool:
+    """An entry whose author repeats the one above, printed as a drawn rule (`\\bysame`: aer, econ, amsplain and
+    other styles draw it, IEEEtran types it as dashes): the row starts past the column's edge, right after a
+    horizontal rule drawn from that edge on the row's own band, at most four font sizes before it (a justified
+    line stretches the space after the rule: 18-43 pt in corpus3's Palgrave entries). The first row of a page or
+    column may be one."""
+    return any(left - 3 <= r[0] <= left + 6 and row.x0 - 4 * row.size <= r[2] <= row.x0 + 1
+               and row.y0 - 1 <= r[1] <= row.y1 + 1 for r in rules.get(row.page, ()))
+
+
+def _indent_starts(rows: list[Row], rules: dict[int, list[tuple[float, float, float, float]]] | None = None
+                   ) -> list[bool | None]:
     """Hanging indent per page and column; where a column shows no indent, an author-list start after a row
-    that ended an entry, and only where that finds nothing, a larger line gap, starts an entry."""
+    that ended an entry, and only where that finds nothing, a larger line gap, starts an entry. `rules`: the
+    horizontal rules of the bibliography's pages, where a drawn ditto rule starts an entry (_ditto_rule)."""
+    rules = rules or {}
     starts: list[bool | None] = [False] * len(rows)
     # the left edge of a column is shared by the pages of one parity (mirrored margins), so a column holding
     # only the continuation of an entry is seen as indented
@@ -261,7 +275,8 @@ def _indent_starts(rows: list[Row]) -> list[bool | None]:
         if indented and len(indented) < len(idx):
             indent = median(rows[i].x0 for i in indented)
             for k, i in enumerate(idx):
-                starts[i] = rows[i].x0 <= left + 2.5 or (k > 0 and _lost_ditto(rows[idx[k - 1]], rows[i], indent))
+                starts[i] = (rows[i].x0 <= left + 2.5 or _ditto_rule(rows[i], left, rules)
+                             or (k > 0 and _lost_ditto(rows[idx[k - 1]], rows[i], indent)))
             continue
         ended = [i == 0 or bool(ENTRY_END.search(rows[i - 1].text)) for i in idx]
         by_author = [e and bool(AUTHOR_START.match(rows[i].text)) for i, e in zip(idx, ended)]
@@ -359,7 +374,8 @@ def extract_references(facts: DocumentFacts | DocumentAnalysis) -> list[Referenc
     bib = _without_floats(facts, bib)
     if not bib:
         return []
-    starts = _numbered_starts(bib) or _indent_starts(bib)
+    rules = {n: hrules(facts.pages[n - 1], 3.0) for n in {r.page for r in bib}}
+    starts = _numbered_starts(bib) or _indent_starts(bib, rules)
     entries: list[list[Row]] = []
     for row, start in zip(bib, starts):
         if start is None:
