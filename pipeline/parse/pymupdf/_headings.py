@@ -19,7 +19,8 @@ from pipeline.parse.pymupdf._heading_styles import MATH_FONT, Style, style_of, s
 from pipeline.parse.pymupdf._sections_rows import Row, build_rows
 from pipeline.parse.pymupdf.page import DocumentAnalysis
 
-_NUM = r"(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z](?:\.\d{1,2}){0,3}|[IVX]{1,5})"
+# a section sign may stand before the number (`§2 Related Work`, `§2.1 ...`: law, economics and some CS templates)
+_NUM = r"(?:§\s?)?(?P<num>\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z](?:\.\d{1,2}){0,3}|[IVX]{1,5})"
 NUMBERED = re.compile(_NUM + r"(?P<dot>\.?)\s+(?P<title>[^\W\d_][^\n]*)$")
 UNNUMBERED = re.compile(
     r"(abstract|acknowledge?ments?|references|bibliography|limitations?|ethics( statement)?|ethical considerations?"

@@ -99,9 +99,21 @@ def _beside(a: Line, b: Line) -> bool:
     return abs(ca - cb) < 0.45 * max(min(ha, hb), 1.0) and -2 <= b.bbox[0] - a.bbox[2] < 90
 
 
+def _above(a: Row, b: Row) -> bool:
+    """b is the next line under a, aligned with it (same left edge, or centred alike), within two and a half of
+    their font size: a heading whose number is set on a line of its own above its title (titlesec's `display`,
+    KOMA's and memoir's chapter-like headings). Both bold: a lone number above a word in body type is a table's
+    or a list's, not a heading's."""
+    if not (a.bold and b.bold) or b.page != a.page:
+        return False
+    aligned = abs(a.x0 - b.x0) <= 2 or abs((a.x0 + a.x1) / 2 - (b.x0 + b.x1) / 2) <= 2
+    return aligned and 0 <= b.y0 - a.y1 <= 2.5 * a.size
+
+
 def _join_numbers(rows: list[Row]) -> list[Row]:
     """A heading's number and its title written as separate text blocks ("1" / "Introduction" side by side on
-    one printed line): the number row is put in front of the title row beside it."""
+    one printed line, or the number on a line of its own above the title): the number row is put in front of the
+    title row."""
     out: list[Row] = []
     skip = False
     for i, r in enumerate(rows):
@@ -110,7 +122,8 @@ def _join_numbers(rows: list[Row]) -> list[Row]:
             continue
         nxt = rows[i + 1] if i + 1 < len(rows) else None
         if (nxt is not None and NUMBER_ONLY.fullmatch(r.text) and nxt.page == r.page and nxt.text[:1].isalpha()
-                and _beside(r.lines[-1], nxt.lines[0]) and abs(r.size - nxt.size) <= 0.5 and r.bold == nxt.bold):
+                and (_beside(r.lines[-1], nxt.lines[0]) or _above(r, nxt)) and abs(r.size - nxt.size) <= 0.5
+                and r.bold == nxt.bold):
             out.append(_row(r.page, len(out), r.lines + nxt.lines, nxt.column))
             skip = True
             continue
