@@ -38,6 +38,10 @@ LABEL = re.compile(
 # institutions and addresses (affiliation lines never hold author names we want)
 AFFILIATION = re.compile(
     r"\b(?:Universit|Univ\.|Institut|Research|Laborator|Lab\b|Labs\b|Inc\b|Corp|Department|Dept\.|School|"
+    # the same in the languages affiliations are printed in: Universidad(e), Universiteit, Uniwersytet, Istituto,
+    # Departamento, Dipartimento, Département, Laboratoire, Facultad, Fakultät, Escuela, École, Hochschule, ...
+    r"Universidad|Universiteit|Uniwersytet|Istituto|Departament|Dipartimento|D[ée]partement|Laboratoi|Facult|"
+    r"Fakult|Escuela|Escola|[ÉE]cole\b|Hochschule|Politecnico|Polit[ée]cnica|Polytechni|Akadem|Acad[ée]mie|"
     r"College|Academy|Center|Centre|Faculty|Hospital|Clinic|Council|Ministry|Observatory|Museum|Agency|"
     r"Google|Microsoft|Facebook|Meta\b|Amazon|ByteDance|Alibaba|Tencent|Group\b|Team\b|Company|Foundation|"
     r"Equal contribution|Avenue|Street|Road|Rue\b|Strasse|Straße|P\.?O\.? Box|Campus|USA\b|U\.S\.A|China\b|"
@@ -161,7 +165,7 @@ def names(line: Line, page: pymupdf.Page | None = None) -> list[str]:
             parts.append(t.lower())  # small capitals: "J" + "OHN"
         else:
             parts.append("|" if (s.superscript or small) and not t.isspace() else t)
-    text = "".join(parts)
+    text = BRACKETED_EMAIL.sub("|", "".join(parts))
     text = MEMBERSHIP.sub("|", text)
     out = []
     # Springer separates names with middle dots, Wiley with vertical bars
@@ -172,6 +176,11 @@ def names(line: Line, page: pymupdf.Page | None = None) -> list[str]:
     return out
 
 
+# an e-mail address in brackets after a name: "Anna Müller (anna.mueller@uzh.ch)", "J. Doe <jdoe@x.org>"
+BRACKETED_EMAIL = re.compile(r"[(<\[]\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*[)>\]]")
+
+
 def name_like(line: Line) -> bool:
-    """A line of author names (and nothing else)."""
-    return not is_address(line.text) and not is_masthead(line.text) and bool(names(line))
+    """A line of author names (and nothing else but their e-mail addresses in brackets)."""
+    text = BRACKETED_EMAIL.sub(" ", line.text)
+    return not is_address(text) and not is_masthead(text) and bool(names(line))

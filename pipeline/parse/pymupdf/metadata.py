@@ -49,7 +49,7 @@ from pipeline.document import Metadata
 from pipeline.parse.cleanup import SMALL_WORDS
 from pipeline.parse.normalize import join_lines
 from pipeline.parse.options import ParseOptions
-from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, LABEL, MASTHEAD, _institution, _name_ok, _plain_name,
+from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, BRACKETED_EMAIL, LABEL, MASTHEAD, _institution, _name_ok, _plain_name,
                                                  is_address, is_label, is_logo, is_masthead, name_like, names, norm)
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import Block, DocumentAnalysis, Line, PageAnalysis, Span, line_spacing
@@ -322,8 +322,9 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
     # Imprint): it bounds nothing under the title
     bottom = abstract_y if abstract_y is not None and abstract_y > top else top + 0.25 * page.height
     in_title = {id(l) for l in title}
+    # e-mail lines are no author lines; a name followed by its address in brackets is
     usable = lambda l: (l.horizontal and id(l) not in in_title and not _ABSTRACT.match(l.text)  # noqa: E731
-                        and "@" not in l.text)
+                        and "@" not in BRACKETED_EMAIL.sub("", l.text))
     region = _rows([l for l in page.lines if usable(l) and top < l.bbox[1] < bottom
                     and not _in_sidebar(l, title, page.width)])
     return _authors_in(page, region, title, body_size) or _authors_in(page, _beside(page, title, usable), title,
@@ -351,6 +352,12 @@ def _first_block(lines: list[Line]) -> list[Line]:
         if lines[i].bbox[1] - lines[i - 1].bbox[3] > 60:
             return lines[:i]
     return lines
+
+
+def _name_size(line: Line) -> float:
+    """The size a line's names are set in: a long e-mail address in brackets after a short name, in smaller type,
+    would otherwise be the line's size."""
+    return line.max_size if BRACKETED_EMAIL.search(line.text) else line.size
 
 
 def _authors_in(page: PageAnalysis, region: list[Line], title: list[Line], body_size: float) -> list[str]:
@@ -381,10 +388,10 @@ def _authors_in(page: PageAnalysis, region: list[Line], title: list[Line], body_
     region = [l for l in region if name_like(l)]
     if not region:
         return []
-    size = max(l.size for l in region)
+    size = max(_name_size(l) for l in region)
     # OCR'd lines: a name's size comes from Tesseract's line height, which a dagger or a descender-free line moves by
     # 3 pt or more (FOCS 1990: "Baruch Awerbuch *" 9.0 pt beside "David Peleg †" 12.5), so only the name test decides
-    largest = [l for l in region if l.size >= size - (OCR_NAME_SLACK if _ocr(l) else 0.5)]
+    largest = [l for l in region if _name_size(l) >= size - (OCR_NAME_SLACK if _ocr(l) else 0.5)]
     # some IEEE styles set the names in italics, others the departments: italics when they hold more names
     italic = [l for l in region if _italic(l)]
     upright = [l for l in largest if not _italic(l)]
