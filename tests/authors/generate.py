@@ -15,13 +15,11 @@ the repository; the tests need no TeX).
 """
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: run as a script
+from tests.typeset import keep, regenerate, typeset  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 PAPERS = HERE / "papers"
@@ -94,28 +92,10 @@ def document(style: str) -> str:
 
 
 def generate(style: str) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        (folder / "paper.tex").write_text(document(style))
-        env = {**os.environ, "SOURCE_DATE_EPOCH": "1764000000", "FORCE_SOURCE_DATE": "1"}
-        done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], cwd=folder,
-                              capture_output=True, text=True, errors="replace", env=env)
-        if done.returncode != 0:
-            raise RuntimeError(f"{style}: pdflatex failed:\n{done.stdout[-1500:]}")
-        PAPERS.mkdir(exist_ok=True)
-        shutil.copy(folder / "paper.pdf", PAPERS / f"{style}.pdf")
+    with typeset(document(style)) as folder:
+        keep(folder, PAPERS / f"{style}.pdf")
     return {"title": "Sparse Routing in Long Documents", "authors": STYLES[style][2]}
 
 
-def main() -> None:
-    names = sys.argv[1:] or list(STYLES)
-    truth_path = HERE / "truth.json"
-    truth = json.loads(truth_path.read_text()) if truth_path.exists() else {}
-    for name in names:
-        truth[name] = generate(name)
-        print(name, "ok")
-    truth_path.write_text(json.dumps(dict(sorted(truth.items())), indent=1, ensure_ascii=False) + "\n")
-
-
 if __name__ == "__main__":
-    main()
+    regenerate(HERE, list(STYLES), generate)

@@ -17,13 +17,11 @@ tests/bibstyles/papers/STYLE.pdf and tests/bibstyles/truth.json (kept in the rep
 """
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: run as a script
+from tests.typeset import keep, regenerate, typeset  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 PAPERS = HERE / "papers"
@@ -181,47 +179,19 @@ def document(style: str) -> str:
                       r"\bibliography{paper}", r"\end{document}", ""])
 
 
-def run(cmd: list[str], folder: Path) -> None:
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "1764000000", "FORCE_SOURCE_DATE": "1"}
-    done = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, errors="replace", env=env)
-    if done.returncode != 0 and cmd[0] != "bibtex":
-        raise RuntimeError(f"{' '.join(cmd)} failed:\n{done.stdout[-600:]}")
-
-
 def generate(style: str) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        (folder / "paper.tex").write_text(document(style))
-        (folder / "paper.bib").write_text(BIB)
-        run(["pdflatex", "-interaction=nonstopmode", "paper.tex"], folder)
-        run(["bibtex", "paper"], folder)
-        for _ in range(2):
-            run(["pdflatex", "-interaction=nonstopmode", "paper.tex"], folder)
-        import pymupdf
+    import pymupdf
 
+    with typeset(document(style), bib=BIB, halt=False) as folder:
         with pymupdf.open(folder / "paper.pdf") as doc:
             printed = "".join(ch for page in doc for ch in page.get_text().lower() if ch.isalnum())
-        titles = [t for t in TITLES if "".join(ch for ch in t.lower() if ch.isalnum())[:28] in printed]
-        PAPERS.mkdir(exist_ok=True)
-        shutil.copy(folder / "paper.pdf", PAPERS / f"{style}.pdf")
+        keep(folder, PAPERS / f"{style}.pdf")
+    titles = [t for t in TITLES if "".join(ch for ch in t.lower() if ch.isalnum())[:28] in printed]
     # every key is cited (\nocite{*}), so every style prints 24 entries; physics and chemistry styles print no
     # article titles (aipnum4-1, apsrev4-2, mnras, aasjournal, rsc, iopart-num), econ none for a proceedings
     # volume: only the titles the PDF prints are truth
     return {"references": len(TITLES), "titles": titles, "packages": STYLES[style][0], "options": STYLES[style][1]}
 
 
-def main() -> None:
-    names = sys.argv[1:] or list(STYLES)
-    truth_path = HERE / "truth.json"
-    truth = json.loads(truth_path.read_text()) if truth_path.exists() else {}
-    for name in names:
-        try:
-            truth[name] = generate(name)
-            print(name, "ok")
-        except (RuntimeError, AssertionError) as exc:
-            print(name, "FAILED", str(exc)[:300])
-    truth_path.write_text(json.dumps(dict(sorted(truth.items())), indent=1) + "\n")
-
-
 if __name__ == "__main__":
-    main()
+    regenerate(HERE, list(STYLES), generate)

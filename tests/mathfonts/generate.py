@@ -19,13 +19,11 @@ tests/mathfonts/papers/SETUP.pdf and tests/mathfonts/truth.json (kept in the rep
 """
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: run as a script
+from tests.typeset import keep, regenerate, typeset  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 PAPERS = HERE / "papers"
@@ -156,32 +154,13 @@ SLACK = {"A": {"split": 1, "missed": 0}, "B": {"split": 2, "missed": 1}}
 def generate(name: str) -> dict:
     setup, form = (name[: -len("_2col")], "B") if name.endswith("_2col") else (name, "A")
     engine = SETUPS[setup][0]
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        (folder / "paper.tex").write_text(document(setup, form))
-        env = {**os.environ, "SOURCE_DATE_EPOCH": "1764000000", "FORCE_SOURCE_DATE": "1"}
-        for _ in range(2):
-            done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "paper.tex"], cwd=folder,
-                                  capture_output=True, text=True, env=env)
-            if done.returncode != 0:
-                raise RuntimeError(f"{name}: {engine} failed:\n{done.stdout[-2000:]}")
+    with typeset(document(setup, form), engine=engine) as folder:
         pages = [int(line.split()[1]) for line in (folder / "paper.mf").read_text().splitlines()]
-        PAPERS.mkdir(exist_ok=True)
-        shutil.copy(folder / "paper.pdf", PAPERS / f"{name}.pdf")
+        keep(folder, PAPERS / f"{name}.pdf")
     assert len(pages) == len(DISPLAYS), (name, pages)
     return {"engine": engine, "preamble": SETUPS[setup][1], "form": form, "display_pages": pages,
             "equation_pages": sorted(set(pages)), "tags": TAGS[form], **SLACK[form]}
 
 
-def main() -> None:
-    names = sys.argv[1:] or list(SETUPS) + [f"{s}_2col" for s in FORM_B]
-    truth_path = HERE / "truth.json"
-    truth = json.loads(truth_path.read_text()) if truth_path.exists() else {}
-    for name in names:
-        truth[name] = generate(name)
-        print(name, truth[name]["equation_pages"])
-    truth_path.write_text(json.dumps(dict(sorted(truth.items())), indent=1) + "\n")
-
-
 if __name__ == "__main__":
-    main()
+    regenerate(HERE, list(SETUPS) + [f"{s}_2col" for s in FORM_B], generate)
