@@ -8,7 +8,7 @@ The reference view must give one reference per printed entry whatever the style:
 or three lines, corporate authors, particles (`van der Berg`), accented and non-Latin-1 names, twelve authors, two
 works of one author in one year (2020a, 2020b), a thesis, a report, a web page with a URL, an arXiv preprint, a
 book chapter with editors, an entry in press with no pages, and a long title. The zoo tries each class with its own
-style on 20-odd plain entries; this tries 34 styles on one hard list (not here: achemso's and cell's styles, which
+style on 20-odd plain entries; this tries 34 styles on one hard list, six author-year ones also in two columns (not here: achemso's and cell's styles, which
 need their own classes' macros). Each entry's title is the truth the test
 finds in exactly one parsed reference.
 
@@ -167,8 +167,15 @@ BODY = ("Long documents are common in practice, yet most text classifiers trunca
         "Truncation discards evidence that often sits far from the beginning of a document. ") * 6
 
 
-def document(style: str) -> str:
+# author-year styles set two columns a page as well: entries then break across columns and pages
+TWO_COLUMNS = ["plainnat", "apalike", "chicago", "apacite", "elsarticle-harv", "aer"]
+
+
+def document(name: str) -> str:
+    style = name.removesuffix("_2col")
     packages, options = STYLES[style]
+    if name.endswith("_2col"):
+        options = "twocolumn"
     return "\n".join([rf"\documentclass[10pt{',' + options if options else ''}]{{article}}",
                       r"\usepackage[margin=1in]{geometry}", r"\usepackage[T1]{fontenc}", r"\usepackage{times}",
                       r"\usepackage{url}", packages, r"\usepackage[hidelinks]{hyperref}",
@@ -179,19 +186,21 @@ def document(style: str) -> str:
                       r"\bibliography{paper}", r"\end{document}", ""])
 
 
-def generate(style: str) -> dict:
+def generate(name: str) -> dict:
+    style = name.removesuffix("_2col")
     import pymupdf
 
-    with typeset(document(style), bib=BIB, halt=False) as folder:
+    with typeset(document(name), bib=BIB, halt=False) as folder:
         with pymupdf.open(folder / "paper.pdf") as doc:
             printed = "".join(ch for page in doc for ch in page.get_text().lower() if ch.isalnum())
-        keep(folder, PAPERS / f"{style}.pdf")
+        keep(folder, PAPERS / f"{name}.pdf")
     titles = [t for t in TITLES if "".join(ch for ch in t.lower() if ch.isalnum())[:28] in printed]
     # every key is cited (\nocite{*}), so every style prints 24 entries; physics and chemistry styles print no
     # article titles (aipnum4-1, apsrev4-2, mnras, aasjournal, rsc, iopart-num), econ none for a proceedings
     # volume: only the titles the PDF prints are truth
-    return {"references": len(TITLES), "titles": titles, "packages": STYLES[style][0], "options": STYLES[style][1]}
+    return {"references": len(TITLES), "titles": titles, "packages": STYLES[style][0],
+            "options": "twocolumn" if name.endswith("_2col") else STYLES[style][1]}
 
 
 if __name__ == "__main__":
-    regenerate(HERE, list(STYLES), generate)
+    regenerate(HERE, list(STYLES) + [f"{s}_2col" for s in TWO_COLUMNS], generate)

@@ -1,6 +1,6 @@
 """One reference per printed entry in 34 BibTeX styles (tests/bibstyles, generate.py: numbered, labelled and
 author-year styles of computing, statistics, economics, physics, astronomy, chemistry and medicine, one or two
-columns; the PDFs and their truth are kept here, so no TeX is needed): the 24 entries of one hard list (twelve
+columns, six author-year styles in both; the PDFs and their truth are kept here, so no TeX is needed): the 24 entries of one hard list (twelve
 authors, corporate authors, particles, accents, a thesis, a report, a web page, an arXiv preprint, a chapter with
 editors, an entry in press, a long title, two works of one author in one year) come back as 24 references, and
 every title the style prints lies in exactly one of them."""
