@@ -1,12 +1,13 @@
-"""Typeset the heading matrix: one section tree set in 15 heading typographies, each a short paper with exact truth.
+"""Typeset the heading matrix: one section tree set in 17 heading typographies, each a short paper with exact truth.
 
     .venv/bin/python tests/headings/generate.py [STYLE ...]     # all styles when none is named
 
 Papers outside the big publishers set their headings however their authors' templates do: a working paper's
 body-size bold headings, numbers with a period or a section sign, Roman numerals with lettered subsections, small
 capitals centred, sans-serif, capitals, a rule under the heading, the number on a line of its own above the title
-(titlesec's `display`), run-in subsections that continue into their paragraph, unnumbered headings, KOMA-Script's
-and memoir's defaults. The zoo tries each publisher class once; this tries one tree in each typography. Levels 1-2
+(titlesec's `display`), run-in subsections that continue into their paragraph, unnumbered headings, underlined
+titles, an old journal's small bold centred capitals over italic subsections in two columns, KOMA-Script's and
+memoir's defaults. One subsection title is long enough to wrap in two columns. The zoo tries each publisher class once; this tries one tree in each typography. Levels 1-2
 are truth, as printed (number and title), for tests/zoo/scoring.py's section F1.
 
 Needs TeX Live (pdflatex, titlesec, koma-script, memoir). Writes tests/headings/papers/STYLE.pdf and
@@ -24,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 PAPERS = HERE / "papers"
 
 TREE = [("Introduction", []), ("Related Work", ["Sparse Attention", "Memory Networks"]),
-        ("Method", ["Routing Layer", "Training Objective"]), ("Experiments", ["Datasets and Baselines", "Main Results"]),
+        ("Method", ["Routing Layer", "Training Objective with Load Balancing Across Experts and Tokens"]), ("Experiments", ["Datasets and Baselines", "Main Results"]),
         ("Conclusion", [])]
 SENTENCES = ("Long documents are common in practice, yet most text classifiers truncate them to a few hundred "
              "tokens. Truncation discards evidence that often sits far from the beginning of a document, and dense "
@@ -91,6 +92,15 @@ STYLES = {
                     TS + r"\titleformat{\section}{\normalfont\large\bfseries}{\thesection}{1em}{}"
                          r"\titleformat{\subsection}{\normalfont\bfseries\itshape}{\thesubsection}{1em}{}",
                     arabic, False),
+    "underlined": (r"\documentclass[11pt]{article}",
+                   TS + r"\titleformat{\section}{\normalfont\large\bfseries}{\thesection}{1em}{\underline}"
+                        r"\titleformat{\subsection}{\normalfont\bfseries}{\thesubsection}{1em}{}",
+                   arabic, False),
+    "old_journal": (r"\documentclass[10pt,twocolumn]{article}",
+                    TS + r"\setcounter{secnumdepth}{0}"
+                         r"\titleformat{\section}[block]{\centering\normalfont\small\bfseries}{}{0pt}{\MakeUppercase}"
+                         r"\titleformat{\subsection}[block]{\normalfont\itshape}{}{0pt}{}",
+                    None, True),
     "koma": (r"\documentclass[11pt]{scrartcl}", "", arabic, False),
     "memoir": (r"\documentclass[11pt,article,oneside]{memoir}", r"\renewcommand\thesection{\arabic{section}}\setcounter{secnumdepth}{2}",
                arabic, False),

@@ -1,7 +1,8 @@
-"""Section headings in 15 typographies (tests/headings, generate.py: numbers with a period or a section sign, Roman
+"""Section headings in 17 typographies (tests/headings, generate.py: numbers with a period or a section sign, Roman
 numerals with lettered subsections, centred small capitals, sans-serif, capitals, a rule under the heading, the
 number on a line of its own above the title, run-in subsections, unnumbered, body-size bold with italic
-subsections, bold italic, KOMA-Script, memoir; the PDFs and their truth are kept here, so no TeX is needed): every
+subsections, bold italic, underlined, an old journal's centred capitals in two columns, KOMA-Script, memoir; one
+subsection title wraps; the PDFs and their truth are kept here, so no TeX is needed): every
 heading of levels 1-2 is found at its level, and nothing else is (section F1 as the zoo scores it)."""
 from __future__ import annotations
 

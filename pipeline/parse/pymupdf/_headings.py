@@ -131,12 +131,9 @@ def _looks_like_heading(row: Row, body: float, centred: set[int] = frozenset()) 
 RUN_IN = re.compile(r"(?P<num>\d{1,2}(?:\.\d{1,2}){1,2})\.?\s+(?P<title>[A-Z][^.]{2,100})\.")
 
 
-def _run_in(row: Row) -> tuple[Row, str, int] | None:
-    """A numbered subsection set run-in (amsart: a bold "5.1. Planar algebras." or an italic "5.1.1. Cases." then the
-    paragraph on the same line). Unnumbered run-in heads ("Datasets.") are paragraph heads and stay in their parent's content."""
-    if not row.text[:1].isdigit():
-        return None
-    lead, emphasis = "", None
+def _lead(row: Row, emphasis: str | None = None) -> tuple[str, str | None]:
+    """The row's leading run of bold (or italic) text, its number included, and which emphasis it is."""
+    lead = ""
     for line in row.lines:
         if lead and not lead[-1].isspace():  # the number as a line of its own (ASME: "3.1", a quad, the title)
             lead += " "
@@ -146,16 +143,40 @@ def _run_in(row: Row) -> tuple[Row, str, int] | None:
                 kind = "bold" if span.bold else "italic" if span.flags & 2 or "ital" in span.font.lower() else None
                 emphasis = emphasis or kind
                 if kind is None or kind != emphasis:
-                    break  # the title is the bold (level 2) or italic (level 3) lead
+                    return lead, emphasis  # the title is the bold (level 2) or italic (level 3) lead
             lead += span.text
-        else:
-            continue
-        break
-    m = RUN_IN.fullmatch(lead.strip())
-    if not m or len(m.group("title").split()) > 12 or len(lead.strip()) >= len(row.text):
+    return lead, emphasis
+
+
+def _run_in(row: Row, nxt: Row | None = None) -> tuple[Row, str, int] | None:
+    """A numbered subsection set run-in (amsart: a bold "5.1. Planar algebras." or an italic "5.1.1. Cases." then the
+    paragraph on the same line). Unnumbered run-in heads ("Datasets.") are paragraph heads and stay in their parent's
+    content. A run-in title that fills its line goes on at the start of the next (`3.2 Training Objective with Load
+    Balancing Across Experts and` / `Tokens. Long documents ...`): the next row's lead in the same emphasis, up to its
+    period, completes it, and that row keeps the rest."""
+    if not row.text[:1].isdigit():
         return None
-    row.tail = row.text[len(lead.strip()):].strip()
+    lead, emphasis = _lead(row)
+    rest = None
+    # the title must fill its line (as wide as the justified line under it): a heading on a line of its own is no
+    # run-in head, and the next row's bold lead is a paragraph head of its own ("4.1 Benchmarks" / "Datasets. ...")
+    if (len(lead.strip()) >= len(row.text) and nxt is not None and nxt.page == row.page and emphasis
+            and row.x1 >= nxt.x1 - 2):
+        more, _ = _lead(nxt, emphasis)
+        if "." in more and len(more.strip()) < len(nxt.text):  # the paragraph goes on after it, in body type
+            more = more[: more.index(".") + 1]
+            lead, rest = f"{lead.strip()} {more.strip()}", nxt.text[len(more.strip()):].strip()
+    m = RUN_IN.fullmatch(lead.strip())
+    if not m or len(m.group("title").split()) > 12 or (rest is None and len(lead.strip()) >= len(row.text)):
+        return None
+    if rest is not None:
+        row.tail, nxt.text = "", rest
+    else:
+        row.tail = row.text[len(lead.strip()):].strip()
     row.text = f"{m.group('num')}. {m.group('title')}"
+    # the heading's weight, not the line's: a run-in head shares its line with body text (not bold by majority),
+    # unless its title fills the line; one level's heads must read alike (_filter compares their styles)
+    row.bold = emphasis == "bold"
     return row, m.group("num"), m.group("num").count(".") + 1
 
 
@@ -163,8 +184,8 @@ def _candidates(rows: list[Row], body: float) -> list[tuple[Row, str, int]]:
     """(row, number or '', level) for rows whose text and typography look like a heading."""
     out: list[tuple[Row, str, int]] = []
     centred = _ocr_centred(rows)
-    for row in rows:
-        run_in = _run_in(row)
+    for i, row in enumerate(rows):
+        run_in = _run_in(row, rows[i + 1] if i + 1 < len(rows) else None)
         if run_in:
             out.append(run_in)
             continue
