@@ -65,6 +65,7 @@ def _groups(facts: DocumentFacts, p: PageAnalysis, lines: list[Line], body: floa
 
 EDGE = 8.0  # pt: a line starting or ending this close to its column's edge is running text's
 
+
 def _by_number(group: list[Line], body: float) -> list[list[Line]]:
     """A stack holding several equation numbers, one per row, split into one display per number: each line goes
     to the number nearest its middle (a fraction's numerator and denominator sit either side of their number). Rows
@@ -177,28 +178,25 @@ def _page_equations(facts: DocumentFacts, p: PageAnalysis, text_fonts: frozenset
         # number, running text is what runs to an edge of its column (a paragraph's lines start or end there); words
         # set inside a numbered display, centred with it (`\quad\text{for all batches}`), touch neither edge.
         col = facts.column_range(p, box)
-        numbered = bool(tags) or any(_trailing_tag(ln) for ln in maths)
-        running = [q for q in prose if not numbered or _reaches_edge(q, maths, col)]
+        trailing = [t for t in map(_trailing_tag, maths) if t]  # numbers set on a maths line's own text line
+        running = [q for q in prose if not (tags or trailing) or _reaches_edge(q, maths, col)]
         if any(x_overlap(q, box) > -15 and min(q[3], box[3]) - max(q[1], box[1]) > 0.3 * body for q in running):
             continue
         # The math-only last line of a paragraph: starts at the column margin right under running text.
-        col0 = facts.column_range(p, box)[0]
-        if not tags and box[0] - col0 < 8 and any(x_overlap(q, box) > 0 and -0.6 * body <= box[1] - q[3] < 0.45 * body for q in prose):
+        if not tags and box[0] - col[0] < 8 and any(x_overlap(q, box) > 0 and -0.6 * body <= box[1] - q[3] < 0.45 * body
+                                                    for q in prose):
             continue
         m = sum(math_share(ln.spans, text_fonts)[0] for ln in maths)
         if m < 2 or (not tags and m < 4 and box[2] - box[0] < 30):
             continue
         if not any(strong_math(ln.spans, text_fonts) for ln in maths):
             continue  # digits and dashes of the text font alone: a reference's `468–486.`, a date, a contents line
-        tag = _tag(tags[0]) if tags else None
-        tag_boxes = [t.bbox for t in tags]
-        for ln in maths:
-            trailing = _trailing_tag(ln)
-            if trailing:
-                tag = tag or trailing[0]
-                tag_boxes.append(trailing[1])
-        # words on the display's own baselines, between its math runs, belong to it
-        maths += [ln for ln in others + [q for q in prose_lines if q.bbox not in running] if facts.column_range(p, ln.bbox) == col and ln.bbox[0] >= col[0] - 2
+        tag = _tag(tags[0]) if tags else (trailing[0][0] if trailing else None)
+        tag_boxes = [t.bbox for t in tags] + [t[1] for t in trailing]
+        # words on the display's own baselines, between its math runs, belong to it (a numbered display's centred
+        # words read as prose, but are not running text)
+        words = others + [q for q in prose_lines if q.bbox not in running]
+        maths += [ln for ln in words if facts.column_range(p, ln.bbox) == col and ln.bbox[0] >= col[0] - 2
                   and min(ln.bbox[3], box[3]) - max(ln.bbox[1], box[1]) > 0.6 * (ln.bbox[3] - ln.bbox[1])
                   and (not tag_boxes or ln.bbox[2] <= min(t[0] for t in tag_boxes))]
         out.append((union([ln.bbox for ln in g + maths]), maths, tag, tag_boxes, g))

@@ -12,11 +12,12 @@ import re
 
 from pipeline.parse.pymupdf._latex_symbols import CMEX, base_font
 
-EXTENSION_FONT = re.compile(r"^(CMEX\d*|LMMathExtension\d*|txexs?|pxexs?|rtxexs?|eufex|esint|"
-                            r"Kp-*M-Ex|Fourier-Math-Extension|MathDesign-\w+-\w+-Ex)", re.I)
+# the OMX-encoded extension fonts of kpfonts, fourier and MathDesign (maths-font matrix, tests/mathfonts)
+_OMX = r"Kp-*M-Ex|Fourier-Math-Extension|MathDesign-\w+-\w+-Ex"
+EXTENSION_FONT = re.compile(rf"^(CMEX\d*|LMMathExtension\d*|txexs?|pxexs?|rtxexs?|eufex|esint|{_OMX})", re.I)
 # extension fonts that MuPDF reads as their CMEX codes (`X` for a display sum, `Z` for an integral): Computer and
-# Latin Modern's, and the OMX-encoded ones of kpfonts, fourier and MathDesign (maths-font matrix, tests/mathfonts)
-CMEX_CODES = re.compile(r"^(CMEX|LMMathExtension|Kp-*M-Ex|Fourier-Math-Extension|MathDesign-\w+-\w+-Ex)", re.I)
+# Latin Modern's and the OMX-encoded ones
+CMEX_CODES = re.compile(rf"^(CMEX|LMMathExtension|{_OMX})", re.I)
 _UNICODE = {"(": "(", ")": ")", "[": "[", "]": "]", r"\lfloor": "⌊", r"\rfloor": "⌋", r"\lceil": "⌈",
             r"\rceil": "⌉", r"\{": "{", r"\}": "}", r"\langle": "⟨", r"\rangle": "⟩", "|": "|", r"\|": "‖",
             "/": "/", r"\backslash": "\\", r"\sum": "∑", r"\prod": "∏", r"\int": "∫", r"\bigcup": "⋃",

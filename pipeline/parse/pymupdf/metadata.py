@@ -49,8 +49,9 @@ from pipeline.document import Metadata
 from pipeline.parse.cleanup import SMALL_WORDS
 from pipeline.parse.normalize import join_lines
 from pipeline.parse.options import ParseOptions
-from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, BRACKETED_EMAIL, LABEL, MASTHEAD, _institution, _name_ok, _plain_name,
-                                                 is_address, is_label, is_logo, is_masthead, name_like, names, norm)
+from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, BRACKETED_EMAIL, LABEL, MASTHEAD, _institution, _name_ok,
+                                                 _plain_name, is_address, is_label, is_logo, is_masthead, name_like,
+                                                 names, norm)
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import Block, DocumentAnalysis, Line, PageAnalysis, Span, line_spacing
 from pipeline.parse.sidecar import finish_metadata
