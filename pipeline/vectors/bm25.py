@@ -112,6 +112,37 @@ def name_words(names: Iterable[str]) -> frozenset[str]:
     return frozenset(w for n in names for w in analyze(n or ""))
 
 
+def without_title(query: str, title: str | None) -> str:
+    """The query with the pinned paper's own title phrases taken out: every run of two or more consecutive query words
+    (stop words between them allowed) that follow each other in the title, from the run's first word to its last.
+    A question that names its paper by title ("... in 'Teaching Small Language Models to Reason'", "the
+    auto-encoding variational Bayes experiments") points at the title block and at every passage that repeats the
+    title's words rather than at the passage asked about; the filter already chose the paper. One title word alone
+    is kept (it may be the very term asked about), and a query that is nothing but its title is left whole."""
+    analysed = analyze(title or "")
+    pairs = set(zip(analysed, analysed[1:]))
+    if not pairs:
+        return query
+    words = [(m.start(), m.end(), _stem(m.group().lower())) for m in _TOKEN.finditer(query)
+             if m.group().lower() not in STOP_WORDS]
+    spans, i = [], 0
+    while i < len(words):
+        j = i
+        while j + 1 < len(words) and (words[j][2], words[j + 1][2]) in pairs:
+            j += 1
+        if j > i:
+            spans.append((words[i][0], words[j][1], j - i + 1))
+        i = j + 1
+    if not spans or sum(n for _, _, n in spans) == len(words):
+        return query
+    out, last = [], 0
+    for start, end, _ in spans:
+        out.append(query[last:start])
+        last = end
+    out.append(query[last:])
+    return re.sub(r"\s{2,}", " ", "".join(out)).strip()
+
+
 def doc_vector(counts: Mapping[int, int], avgdl: float, k1: float = BM25_K1, b: float = BM25_B) -> dict[int, float]:
     """The TF half of BM25 for one document."""
     if not counts:

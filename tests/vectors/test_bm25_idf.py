@@ -160,3 +160,43 @@ def test_rewriting_a_paper_gives_it_a_new_seq_and_takes_its_old_rows_back(tmp_pa
         ledger.set_bm25_stats(con, {"a": (0, 0, Counter())})  # a paper whose text is gone
         assert ledger.bm25_paper_df(con, ["a"], [1, 3]) == ({}, 0)
         assert ledger.bm25_df(con, [1, 2, 3, 5]) == ({2: 2, 5: 1}, 2)
+
+
+@pytest.mark.parametrize("query, title, expected", [
+    ("What minibatch size was used in the auto-encoding variational Bayes experiments?",
+     "Auto-Encoding Variational Bayes", "What minibatch size was used in the experiments?"),
+    ("In 'Why Do the Rich Save So Much?', what share of wealth is annuitized?", "Why Do the Rich Save So Much?",
+     "In 'Why Do the ?', what share of wealth is annuitized?"),
+    # one title word alone may be the very term asked about: kept
+    ("How is the novelty proportion estimated?", "Semi-Supervised Novelty Detection",
+     "How is the novelty proportion estimated?"),
+    # words of the title out of the title's order are no title phrase
+    ("Which detection finds novelty?", "Semi-Supervised Novelty Detection", "Which detection finds novelty?"),
+    # a query that is nothing but the title is left whole (nothing would be left to search)
+    ("Semi-supervised novelty detection", "Semi-Supervised Novelty Detection", "Semi-supervised novelty detection"),
+    ("What is TAPAS pre-trained on?", None, "What is TAPAS pre-trained on?"),
+])
+def test_without_title_takes_out_runs_of_the_titles_words(query, title, expected):
+    assert bm25.without_title(query, title) == expected
+
+
+def test_a_search_pinned_to_one_paper_leaves_its_title_out(store):
+    """A question names its paper by title; the filter already chose the paper, so a search pinned to one paper scores
+    as if the title phrase were not asked (every collection: here BM25). Pinned to several papers, the title tells
+    them apart and counts; unpinned, it counts."""
+    settings, papers = store
+    with duckdb.connect(str(settings.duckdb_path), read_only=True) as con:
+        titles = dict(con.execute("SELECT CAST(paper_id AS VARCHAR), title FROM metadata").fetchall())
+    pid = next(p for p in papers if len(bm25.analyze(titles[p])) >= 2
+               and search(settings, WORD, BM25, "chunks", "text_content", f"pdf_id == '{p}'", 1))
+    asked = f"{WORD} in {titles[pid]}"
+    assert bm25.without_title(asked, titles[pid]) == f"{WORD} in"
+
+    def ranked(query: str, flt: str) -> list[tuple[str, float]]:
+        return [(h.primary_key, round(h.score, 6)) for h in search(settings, query, BM25, "chunks", "text_content", flt, 5)]
+
+    one = f"pdf_id == '{pid}'"
+    assert ranked(asked, one) == ranked(WORD, one)
+    both = f"pdf_id in {[pid] + [p for p in papers if p != pid][:1]}".replace('"', "'")
+    assert ranked(asked, both) != ranked(WORD, both)
+    assert ranked(asked, "") != ranked(WORD, "")
