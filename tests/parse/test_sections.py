@@ -161,9 +161,11 @@ def _synthetic(tmp_path, lines: list[tuple[str, bool]]) -> list[Section]:
 def test_roman_numbering_ieee_style(tmp_path):
     body = [("Body text of the paper that runs for a while and is set in the regular face.", False)] * 3
     secs = _synthetic(tmp_path, [("I. INTRODUCTION", True), *body, ("A. Background", True), *body,
-                                 ("B. Related Systems", True), *body, ("II. METHOD", True), *body,
+                                 ("B. Related Systems", True), *body, ("C. kNN-Based Methods", True), *body,
+                                 ("II. METHOD", True), *body,
                                  ("III. RESULTS", True), *body, ("1. We list a numbered item in body text", False)])
     assert [(s.title, s.level) for s in secs] == [("I. INTRODUCTION", 1), ("A. Background", 2), ("B. Related Systems", 2),
+                                                  ("C. kNN-Based Methods", 2),  # an acronym in lower case first
                                                   ("II. METHOD", 1), ("III. RESULTS", 1)]
     assert secs[0].content.count("Body text") == 3 and secs[1].content.startswith("Body text of the paper")
     assert "numbered item" in secs[-1].content

@@ -213,6 +213,10 @@ def test_ieee_headings_wrapped_and_not_glued_to_the_paragraph():
     titles = [s.title for s in _parsed_sections(corpus3_pdf("ieee_tnnls2014_label_noise_survey.pdf"))]
     assert "B. Consequences on Learning Requirements and Model Complexity" in titles  # wrapped after "and"
     assert "VII. LABEL NOISE-TOLERANT LEARNING ALGORITHMS" in titles  # the indented first body line is not folded in
+    assert "D. kNN-Based Methods" in titles  # an italic subsection whose title starts with a lower-case acronym
+    titles = [s.title for s in _parsed_sections(corpus3_pdf("ieee_tcsvt1997_disk_video_storage.pdf"))]
+    assert "B. Storage of Scalable VBR Video Using Hybrid Data Placement" in titles  # a title cannot end on "Using"
+    assert "A. Storage of Scalable VBR Video Using CTL Data Placement" in titles
     titles = [s.title for s in _parsed_sections(corpus3_pdf("rastertab_tcsvt2004_multipose_face.pdf"))]
     assert "E. Performance Comparisons" in titles  # its run-in "1) MIT CMU ..." is content
 

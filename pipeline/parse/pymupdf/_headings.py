@@ -101,8 +101,9 @@ def _looks_like_heading(row: Row, body: float, centred: set[int] = frozenset()) 
         return False
     if sum(c.isalpha() for c in text) < 3 or MATH_FONT.match(row.font):
         return False  # display math set large ("2 V T [KT"), not a heading
-    if row.italic and row.size >= body - 0.6 and re.match(r"[A-Z]\. [A-Z]", text) and not text.endswith("."):
-        return True  # IEEE subsections: "A. Core properties" in italics (_filter keeps them in roman papers only)
+    if row.italic and row.size >= body - 0.6 and re.match(r"[A-Z]\. [a-z]*[A-Z]", text) and not text.endswith("."):
+        return True  # IEEE subsections: "A. Core properties", "D. kNN-Based Methods" in italics (_filter keeps them
+        # in roman papers only)
     if row.italic and row.size >= body - 1.1 and re.match(r"\d{1,2}\. [A-Z]", text) and not text.endswith("."):
         return True  # AIAA's and revtex's third level: "1. Relaxed Selection" in italics (roman papers only: _filter)
     if row.italic and row.size >= body - 0.6 and DOTTED.match(text) and not text.endswith("."):
@@ -207,7 +208,10 @@ def _candidates(rows: list[Row], body: float) -> list[tuple[Row, str, int]]:
                 num += "."  # roman ("IV. RESULTS"); _filter decides whether the paper numbers that way
             elif num in ROMAN and len(num) > 1:
                 num = ""  # "II Results" without a dot is too ambiguous
-            if num and not (num[0].isalpha() and len(num) == 1 and title[:1].islower()):
+            # a letter before a lower-case word is a list item or prose ("a. the ..."); an acronym that starts in
+            # lower case is a title ("D. kNN-Based Methods")
+            lower_word = title[:1].islower() and not any(c.isupper() for c in title.split()[0])
+            if num and not (num[0].isalpha() and len(num) == 1 and lower_word):
                 level = 1 if num.endswith(".") else num.count(".") + 1
                 out.append((row, num, level))
                 continue
@@ -328,7 +332,9 @@ def _right_edge(rows: list[Row], head: Row) -> float:
 
 
 # a title that stops on one of these words goes on on the next line ("B. Consequences on Learning Requirements and")
-OPEN_END = re.compile(r"\b(and|or|of|for|in|on|with|to|the|a|an|via|from|by|at|as|its|their|under|between|versus|vs\.)$", re.I)
+# ("B. Storage of Scalable VBR Video Using"); a word set off by a hyphen ("Model-Based") is another matter
+OPEN_END = re.compile(r"(?<![-\w])(and|or|of|for|in|on|with|to|the|a|an|via|from|by|at|as|its|their|under|between|versus|"
+                      r"vs\.|using|into|through|towards?|without|within|across|against|among|upon|than|per)$", re.I)
 # a run-in sub-heading or list item under the heading ("1) MIT CMU Test Set: In Fig. 16 ...") is no continuation
 ITEM = re.compile(r"(\(?\d{1,2}\)|\(?[a-z]\)|[A-Z]\.\s|\d{1,2}(\.\d{1,2})*\.?\s)")
 
