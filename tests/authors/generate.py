@@ -1,4 +1,4 @@
-"""Typeset the author-block matrix: the same authors in 12 ways papers print them, each a one-page paper with
+"""Typeset the author-block matrix: the same authors in 13 ways papers print them, each a one-page paper with
 exact truth.
 
     .venv/bin/python tests/authors/generate.py [STYLE ...]     # all styles when none is named
@@ -72,6 +72,10 @@ STYLES: dict[str, tuple[str, str, list[str]]] = {
                       + r"\\[1ex]{\small University of Zurich and Universit{\'e} Paris-Saclay}}", NAMES),
     "left_aligned": ("", "", NAMES),  # set by hand under the title, flush left, names on one line each, as a WP
     "by_line": ("", r"\author{by " + ", ".join(TEX[:-1]) + f", and {TEX[-1]}" + "}", NAMES),
+    # one list of names in large type broken at the hyphen of a double surname, as a word processor wraps it (a
+    # working paper's "..., and Klaus Schmidt-" / "Hebbel")
+    "wrapped_at_hyphen": ("", r"\author{\Large " + ", ".join(TEX[:2]) + r", Mar{\'\i}a Jos{\'e} Garc{\'\i}a-\\\Large L{\'o}pez"
+                          + f", and {TEX[3]}" + "}", NAMES),
 }
 
 BODY = ("Long documents are common in practice, yet most text classifiers truncate them to a few hundred tokens. "

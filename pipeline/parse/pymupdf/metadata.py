@@ -377,7 +377,7 @@ def _authors_in(page: PageAnalysis, region: list[Line], title: list[Line], body_
     continued = {id(b) for a, b in zip(region, region[1:])
                  if is_address(a.text) and _UNFINISHED.search(a.text) and abs(a.size - b.size) <= 0.3
                  and _italic(a) == _italic(b) and b.bbox[1] - a.bbox[3] < 2 * a.size}  # double spacing: 1.5 sizes
-    region = [l for l in region if id(l) not in continued]
+    region = _hyphen_joined([l for l in region if id(l) not in continued])
     # figure labels and footnotes are small print; furniture and affiliations are never names
     tsize, tbold = title[0].max_size, title[0].bold
     tcaps = all(_caps(l.text) for l in title)  # AASTeX/revtex: a capitals title over mixed-case names of similar size
@@ -405,6 +405,25 @@ def _authors_in(page: PageAnalysis, region: list[Line], title: list[Line], body_
 
 
 _LIST_END = re.compile(r"(,|;|&|\band)\s*$")
+_BROKEN_WORD = re.compile(r"[^\W\d_]-\s*$")
+
+
+def _hyphen_joined(lines: list[Line]) -> list[Line]:
+    """A line that ends on a hyphen after a letter, over a line of its size and slant right under it that starts
+    with a capital, is one line: a double surname broken at its hyphen (`... and Klaus Schmidt-` / `Hebbel`). The
+    second line holds one word, no name on its own, so this is done before lines are tested for names."""
+    out: list[Line] = []
+    for line in lines:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.spans and _BROKEN_WORD.search(prev.text) and line.text.strip()[:1].isupper()
+                and abs(prev.size - line.size) <= 0.3 and _italic(prev) == _italic(line)
+                and 0 <= line.bbox[1] - prev.bbox[3] < prev.size):
+            last = dataclasses.replace(prev.spans[-1], text=prev.spans[-1].text.rstrip())
+            out[-1] = Line((min(prev.bbox[0], line.bbox[0]), prev.bbox[1], max(prev.bbox[2], line.bbox[2]),
+                            line.bbox[3]), [*prev.spans[:-1], last, *line.spans], prev.block, prev.dir)
+        else:
+            out.append(line)
+    return out
 
 
 def _wrapped(lines: list[Line]) -> list[Line]:
