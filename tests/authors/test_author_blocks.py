@@ -1,7 +1,7 @@
-"""Authors in 12 author-block typographies (tests/authors, generate.py: `\\and` with `\\thanks`, a tabular block per
+"""Authors in 13 author-block typographies (tests/authors, generate.py: `\\and` with `\\thanks`, a tabular block per
 author, superscript affiliation numbers, authblk, one line with `and`, equal-contribution marks, initials, capitals,
 six authors in two rows, names followed by their e-mail addresses in brackets, names flush left under the title,
-a `by` line; the PDFs and their truth are kept here, so no TeX is needed): every name is read as printed, no
+a `by` line, names broken at a hyphen; the PDFs and their truth are kept here, so no TeX is needed): every name is read as printed, no
 affiliation is taken for a name, and the title is exact."""
 from __future__ import annotations
 
