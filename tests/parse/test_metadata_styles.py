@@ -150,6 +150,24 @@ def test_aastex_author_blocks_under_a_capitals_title():
                    "M. Deleuil", "J. A. Valenti"]
 
 
+@needs_corpus3
+def test_abstracts_that_go_on_overleaf():
+    """BMC breaks a long structured abstract off with `(Continued on next page)` and goes on under `(Continued from
+    previous page)`; an IMF working paper's cover holds the title alone and its second title page the abstract, under
+    front matter and a boxed disclaimer, in the page's top half. Authors: `Klaus Schmidt-` / `Hebbel` is one name."""
+    from tests.conftest import corpus3_pdf
+
+    bmc = _meta_of(corpus3_pdf("bmc_bmcmed2014_antenatal_diet.pdf")).abstract
+    assert bmc.startswith("Background: Overweight and obesity is a significant health concern during pregnancy.")
+    assert "stratification variables. Results: Women randomised to Lifestyle Advice" in bmc
+    assert "lifestyle advice improves maternal diet and physical activity during pregnancy." in bmc
+    assert "Continued" not in bmc and "Keywords" not in bmc and "Obesity is recognised" not in bmc
+    imf = _meta_of(corpus3_pdf("econ_imfwp2014_world_saving.pdf"))
+    assert imf.abstract.startswith("This paper presents new evidence on the behavior of saving in the world")
+    assert imf.abstract.endswith("for different periods and country groups, and for different saving aggregates.")
+    assert imf.authors == ["Francesco Grigoli", "Alexander Herman", "Klaus Schmidt-Hebbel"]
+
+
 def _meta_of(path):
     from pipeline.parse.options import ParseOptions
     from pipeline.parse.pymupdf import PyMuPDFBackend

@@ -633,7 +633,7 @@ def front_page(pages: list[PageAnalysis]) -> PageAnalysis:
 def _abstract_overleaf(pages: list[PageAnalysis], first: PageAnalysis, spacing: float) -> str:
     """A title page of its own (revtex `preprint`, APA manuscripts, theses, reports, many submissions): the abstract
     heads the next page. Read from there when the front page holds no abstract and either under half the next page's
-    text or no paragraph of prose, and an abstract heading stands among the next page's first lines."""
+    text or no paragraph of prose, and an abstract heading stands in the next page's top half."""
     k = pages.index(first)
     if k + 1 >= len(pages):
         return ""
@@ -642,9 +642,30 @@ def _abstract_overleaf(pages: list[PageAnalysis], first: PageAnalysis, spacing: 
         return ""
     nxt = pages[k + 1]
     lines = sorted((l for l in nxt.lines if l.horizontal and not l.running), key=lambda l: l.bbox[1])
-    if not any(_heading(l) is not None for l in lines[:4]):
+    # the heading among the first lines, or in the top half (a working paper's second title page: series,
+    # department, title, `Prepared by`, `Authorized for distribution by`, date, a boxed disclaimer, `Abstract`)
+    if not any(l.bbox[1] < 0.5 * nxt.height and _heading(l) is not None for l in lines):
         return ""
     return extract_abstract(nxt, [], spacing)[0]
+
+
+_CONTINUED_NEXT = re.compile(r"^\(?\s*continued on (the )?next page\s*\)?\.?$", re.I)
+_CONTINUED_FROM = re.compile(r"^\(?\s*continued from (the )?previous page\s*\)?\.?$", re.I)
+
+
+def _abstract_continued(pages: list[PageAnalysis], first: PageAnalysis) -> str:
+    """The rest of an abstract the front page breaks off with `(Continued on next page)` (BMC and SpringerOpen set
+    a long structured abstract in a box that goes on at the top of the next page, under `(Continued from previous
+    page)`): read from the next page's marker as from a heading, to the keywords or the first heading."""
+    k = pages.index(first)
+    if k + 1 >= len(pages) or not any(_CONTINUED_NEXT.match(l.text.strip()) for l in first.lines):
+        return ""
+    nxt = pages[k + 1]
+    lines = sorted((l for l in nxt.lines if l.horizontal and not l.running), key=lambda l: l.bbox[1])
+    for i, line in enumerate(lines[:4]):
+        if _CONTINUED_FROM.match(line.text.strip()):
+            return _read_after(lines, i, "", [], nxt.width)
+    return ""
 
 
 # ---- entry point ---------------------------------------------------------------------------------------
@@ -660,6 +681,8 @@ def extract_metadata(facts: DocumentFacts | DocumentAnalysis, path: Path, option
     md.authors = extract_authors(first, title_lines, abstract_y, facts.body_size)
     if not md.abstract:
         md.abstract = _abstract_overleaf(facts.pages, first, facts.analysis.line_spacing)
+    elif rest := _abstract_continued(facts.pages, first):
+        md.abstract = join_lines([md.abstract, rest])
     pages = {facts.pages[0].number: facts.pages[0], first.number: first}.values()
     finish_metadata(md, path, options, first_page_text=" ".join(l.text for p in pages for l in p.lines),
                     venue_text=" ".join(_venue_text(p, facts.body_size, above=min(
