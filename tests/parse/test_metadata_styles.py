@@ -148,6 +148,18 @@ def test_aastex_author_blocks_under_a_capitals_title():
     apj = _meta_of(corpus3_pdf("astro_apj2013_hal01439486.pdf")).authors
     assert apj == ["V. B. Kostov", "P. R. McCullough", "T. C. Hinse", "Z. I. Tsvetanov", "G. Hébrard", "R. F. Díaz",
                    "M. Deleuil", "J. A. Valenti"]
+    # the capitals title in headline case, its catalogue acronym as the abstract writes it (not "Kic 4862625")
+    title = _meta_of(corpus3_pdf("astro_apj2013_hal01439486.pdf")).title
+    assert title.startswith("A Gas Giant Circumbinary Planet Transiting the F Star Primary of the Eclipsing Binary "
+                            "Star KIC 4862625 and the Independent Discovery")
+
+
+def test_capitals_title_keeps_the_acronyms_its_page_prints():
+    from pipeline.parse.pymupdf.metadata import _title_case
+
+    assert _title_case("THE KIC 4862625 SYSTEM AND NGC 1275", frozenset({"KIC", "NGC"})) == \
+        "The KIC 4862625 System and NGC 1275"
+    assert _title_case("A STUDY OF THE RICH") == "A Study of the Rich"
 
 
 @needs_corpus3

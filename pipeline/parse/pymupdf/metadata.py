@@ -197,15 +197,33 @@ def _case_fixed(line: Line) -> str:
     return "".join(parts).strip()
 
 
-def _title_case(title: str) -> str:
-    """An all-capitals title in headline case (acronyms cannot be recovered; the paper id ignores case)."""
-    words = title.lower().split(" ")
+def _title_case(title: str, acronyms: frozenset[str] = frozenset()) -> str:
+    """An all-capitals title in headline case; a word the page's mixed-case text also prints in capitals is an
+    acronym and stays so ("KIC 4862625" in an AAS abstract); others cannot be told (the paper id ignores case)."""
+    words = title.split(" ")
     out: list[str] = []
-    for i, w in enumerate(words):
+    for i, word in enumerate(words):
+        w = word.lower()
+        if word.strip("()[],.:;") in acronyms:
+            out.append(word)
+            continue
         opens = not i or out[-1].endswith((":", "—", "–"))  # a subtitle's first word is capitalised ("Study: A ...")
         # each part of a hyphenated or dashed compound: "Non-Linear", "Savings—A Panel Study"
         out.append(w if not opens and w in SMALL_WORDS else re.sub(r"(^|[-—–])(\w)", lambda m: m[1] + m[2].upper(), w))
     return " ".join(out)
+
+
+def _acronyms(page: PageAnalysis, title: list[Line]) -> frozenset[str]:
+    """Words of two or more capitals (digits and hyphens allowed) in the page's lines of mixed case, the title's
+    own lines left out: what the paper itself writes in capitals inside its prose."""
+    found: set[str] = set()
+    for line in page.lines:
+        text = line.text
+        if line in title or sum(c.islower() for c in text) < 0.3 * sum(c.isalpha() for c in text):
+            continue
+        found.update(w for w in re.findall(r"(?<![\w-])[A-Z][A-Z0-9-]*[A-Z0-9](?![\w-])", text)
+                     if sum(c.isupper() for c in w) >= 2 and w.lower() not in SMALL_WORDS)
+    return frozenset(found)
 
 
 def extract_title(page: PageAnalysis, pages: list[PageAnalysis] | None = None,
@@ -217,7 +235,7 @@ def extract_title(page: PageAnalysis, pages: list[PageAnalysis] | None = None,
     title = _TITLE_MARKS.sub("", join_lines([_case_fixed(l) for l in lines]))
     letters = [c for c in title if c.isalpha()]
     if letters and all(c.isupper() for c in letters) and len(letters) > 12:
-        title = _title_case(title)
+        title = _title_case(title, _acronyms(page, lines))
     return title, lines
 
 
