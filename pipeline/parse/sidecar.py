@@ -132,7 +132,7 @@ def finish_metadata(md: Metadata, path: Path, options: ParseOptions, *, first_pa
     md.conference_abbreviation, md.conference_full = venue.abbreviation, venue.full
     # the year: the venue's, else what page 1 prints (copyright, publication date, masthead), else the arXiv
     # stamp, else the PDF's own publication metadata (XMP prism dates, then its creation date)
-    md.pub_year = (venue.year or printed_year(venue_text) or (arxiv.year if arxiv else None)
+    md.pub_year = (venue.year or printed_year(venue_text, dates=False) or (arxiv.year if arxiv else None)
                    or printed_year(first_page_text) or document_year(path))
     md.volume = venue.volume
     md.bibtex, md.tldr, md.tags = None, None, None

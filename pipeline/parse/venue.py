@@ -246,16 +246,18 @@ def detect_printed_venue(text: str, whole_page: bool = False) -> Venue | None:
     return None
 
 
-def printed_year(text: str) -> int | None:
+def printed_year(text: str, dates: bool = True) -> int | None:
     """The year page 1 prints for the paper itself: a copyright line ("© 2011 IEEE", "Copyright: © 2012 Fredj"),
-    a publication date ("Published: 15 October 2012", "November 2012 | Volume 7"), a masthead "(2010)", or a date
-    line of its own ("November 3, 2000")."""
+    a publication date ("Published: 15 October 2012", "November 2012 | Volume 7"), a masthead "(2010)", or (with
+    `dates`) a date line of its own ("November 3, 2000"). A bare date in the running furniture is the day the PDF was
+    built (`\today` in a header: "October 27, 2019, PalgravePrecautionary" over a paper dated June 12, 2007), so the
+    furniture is read with `dates=False`."""
     text = re.sub(r"\s+", " ", clean_text(text))
     for pattern in (r"(?:©|c⃝|C⃝|\(c\)|Copyright:?)\s*(?:©\s*)?" + _YEAR + r"\b",
                     r"\bPublished(?: online)?:? (?:\d{1,2} )?" + _MONTHS + r"(?: \d{1,2},?)? " + _YEAR,
                     _MONTHS + r" " + _YEAR + r" \| Volume",
                     r"\b(?:Vol\.|Volume) \d+.{0,30}?\b" + _YEAR + r"\b",
-                    r"^(?:.{0,200}?)\b" + _MONTHS + r" \d{1,2}, " + _YEAR + r"\b"):
+                    *([r"^(?:.{0,200}?)\b" + _MONTHS + r" \d{1,2}, " + _YEAR + r"\b"] if dates else [])):
         m = re.search(pattern, text, re.I if "Published" in pattern else 0)
         if m:
             return int(m.group(m.lastindex))

@@ -100,11 +100,18 @@ def test_printed_year(text, year):
     assert printed_year(text) == year
 
 
+def test_a_bare_date_in_the_furniture_is_no_year():
+    # a header stamped with the build date (`\today`) names no year of the paper; a copyright line there does
+    assert printed_year("October 27, 2019, PalgravePrecautionary", dates=False) is None
+    assert printed_year("October 27, 2019, PalgravePrecautionary") == 2019
+    assert printed_year("© 2014 International Monetary Fund", dates=False) == 2014
+
+
 # arXiv copies whose only printed year is a later version's stamp (the stamp's year is kept, as upstream does)
 STAMP_ONLY = {"iclr2014_vae.pdf", "icassp2024_privacy_masking_llm.pdf", "neurips2020_rag_excerpt.pdf",
               "amsart_arxiv2004_dominoes_hexagons.pdf",
-              "aaai_aaai2024_scieval.pdf", "econ_palgrave2007_precautionary_saving.pdf",
-              "lncs_spire2005_ngram_similarity.pdf"}  # the last two print no year; the PDF's dates are later
+              "aaai_aaai2024_scieval.pdf",
+              "lncs_spire2005_ngram_similarity.pdf"}  # the last prints no year; the PDF's dates are later
 
 
 def _papers() -> list[Path]:

@@ -702,6 +702,12 @@ def extract_metadata(facts: DocumentFacts | DocumentAnalysis, path: Path, option
     elif rest := _abstract_continued(facts.pages, first):
         md.abstract = join_lines([md.abstract, rest])
     pages = {facts.pages[0].number: facts.pages[0], first.number: first}.values()
-    finish_metadata(md, path, options, first_page_text=" ".join(l.text for p in pages for l in p.lines),
+    # the title block and what follows before the running lines and what stands above the title: a date line under
+    # the title is read before a build stamp over it ("October 27, 2019, PalgravePrecautionary" / title / authors /
+    # "June 12, 2007")
+    top = min((l.bbox[1] for l in title_lines), default=0.0)
+    finish_metadata(md, path, options, first_page_text=" ".join(
+                        l.text for p in pages for l in sorted(p.lines, key=lambda l: l.running or (
+                            p is first and l.bbox[3] <= top))),
                     venue_text=" ".join(_venue_text(p, facts.body_size, above=min(
                         (l.bbox[1] for l in title_lines), default=0.0) if p is first else 0.0) for p in pages))
