@@ -250,7 +250,7 @@ def printed_year(text: str, dates: bool = True) -> int | None:
     """The year page 1 prints for the paper itself: a copyright line ("© 2011 IEEE", "Copyright: © 2012 Fredj"),
     a publication date ("Published: 15 October 2012", "November 2012 | Volume 7"), a masthead "(2010)", or (with
     `dates`) a date line of its own ("November 3, 2000"). A bare date in the running furniture is the day the PDF was
-    built (`\today` in a header: "October 27, 2019, PalgravePrecautionary" over a paper dated June 12, 2007), so the
+    built (`\\today` in a header: "October 27, 2019, PalgravePrecautionary" over a paper dated June 12, 2007), so the
     furniture is read with `dates=False`."""
     text = re.sub(r"\s+", " ", clean_text(text))
     for pattern in (r"(?:©|c⃝|C⃝|\(c\)|Copyright:?)\s*(?:©\s*)?" + _YEAR + r"\b",

@@ -78,16 +78,15 @@ def build_filter(table_name: str | None, column_name: str | None, expr: str | No
 def search(settings, query: str, collection: str, table_name: str | None = None, column_name: str | None = None,
            filter: str | None = None, limit: int = 5, *, client=None,  # noqa: A002 (the agent's word)
            reading: Callable[[], AbstractContextManager] | None = None, ready: set[str] | None = None,
-           cache: dict | None = None, join_text: bool = True,
-           names: tuple[frozenset[str], str | None] | None = None) -> list[Hit]:
+           cache: dict | None = None, join_text: bool = True, author_words: frozenset[str] | None = None) -> list[Hit]:
     """Top `limit` hits. Raises UnknownCollection / ModelUnavailable / pymilvus errors (a bad filter) to the caller.
     Pass an open `client` (from `pipeline.vectors.milvus.connect`) to reuse one connection across searches, and
     `reading` (a context manager factory yielding a DuckDB connection) to reuse a long-lived reader's connection, and
     `ready` (collections already seen loaded on that client) to skip re-checking them on every search, and
     `cache` (a dict the caller empties whenever its DuckDB connection is reopened: nothing can change while a read-only
     connection is open) to keep BM25 document frequencies and the texts of cells already joined between searches.
-    `names` (the pinned papers' author words and title, from `pinned_names`) is passed by a caller that has already
-    taken the title out of `query` (hybrid_search: its dense legs then read nothing from DuckDB)."""
+    `author_words` (the pinned papers' author words, from `_unnamed`) is passed by a caller that has already taken
+    the pinned paper's title out of `query` (hybrid_search: its dense legs then read nothing from DuckDB)."""
     try:
         coll = schema_collection(collection)
     except KeyError as exc:
@@ -97,25 +96,19 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
         raise StoreMissing(f"no database at {settings.duckdb_path}; run `paperbase ingest DIR` first")
     reading = reading or store.reading
     pinned = pinned_papers(filter)
-    if names is None:
-        if pinned:
-            with reading() as con:
-                names = pinned_names(con, pinned, cache)
-        else:
-            names = (frozenset(), None)
-        query = bm25.without_title(query, names[1])
-    drop = names[0]
+    if author_words is None:
+        query, author_words = _unnamed(query, pinned, reading, cache)
     if coll.embed_type == "bm25":
         papers = pinned if settings.vectors.bm25_idf == "searched" else None
         with reading() as con:
-            terms = list(bm25.term_counts(query, drop))
+            terms = list(bm25.term_counts(query, author_words))
             # IDF from the documents this search ranks: those of the papers its filter pins (see bm25_idf)
             df, n_docs = _bm25_stats(con, terms, cache, papers)
             if papers and not n_docs:  # the pinned papers have no chunks (statistics come from chunks, bm25.py;
                 df, n_docs = _bm25_stats(con, terms, cache)  # e.g. a scan without text): weigh by the library
         if not n_docs:
             raise UnknownCollection(f"collection {coll.name} has no vectors yet; run `paperbase encode`")
-        vector = bm25.query_vector(query, df, n_docs, drop)
+        vector = bm25.query_vector(query, df, n_docs, author_words)
         if not vector:
             return []  # no query term occurs in the corpus
         params = coll.search_params
@@ -134,6 +127,17 @@ def search(settings, query: str, collection: str, table_name: str | None = None,
     if join_text:
         _join_text(reading, hits, cache)
     return hits
+
+
+def _unnamed(query: str, pinned: list[str] | None, reading: Callable[[], AbstractContextManager],
+             cache: dict | None) -> tuple[str, frozenset[str]]:
+    """The query with the pinned paper's title phrases taken out, and the pinned papers' author words (module
+    rules); the query as it is and no words when the filter pins no paper."""
+    if not pinned:
+        return query, frozenset()
+    with reading() as con:
+        authors, title = pinned_names(con, pinned, cache)
+    return bm25.without_title(query, title), authors
 
 
 def pinned_names(con, papers: list[str], cache: dict | None) -> tuple[frozenset[str], str | None]:
@@ -236,17 +240,13 @@ def hybrid_search(settings, query: str, table_name: str | None = None, column_na
         wanted = [c.name for c in schema_collections() if c.modality == "text"]
         raise UnknownCollection(rebuilding.unless_rebuilding(
             settings, wanted, "no text collection has vectors yet; run `paperbase encode`"))
-    pinned = pinned_papers(filter)
-    named: tuple[frozenset[str], str | None] = (frozenset(), None)
-    if pinned:  # read here, once, so that only the BM25 leg touches DuckDB below
-        with (reading or Store(settings.duckdb_path).reading)() as con:
-            named = pinned_names(con, pinned, cache)
-    query, named = bm25.without_title(query, named[1]), (named[0], None)
+    # read here, once, so that only the BM25 leg touches DuckDB below
+    query, authors = _unnamed(query, pinned_papers(filter), reading or Store(settings.duckdb_path).reading, cache)
 
     def leg(name: str) -> list[Hit] | None:
         try:
             return search(settings, query, name, table_name, column_name, filter, max(limit, cfg.candidates),
-                          client=client, reading=reading, ready=ready, cache=cache, join_text=False, names=named)
+                          client=client, reading=reading, ready=ready, cache=cache, join_text=False, author_words=authors)
         except (UnknownCollection, ModelUnavailable):
             return None  # e.g. BM25 with no corpus statistics yet, or a model that vanished: fuse the others
 
