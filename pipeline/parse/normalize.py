@@ -207,8 +207,11 @@ class Normalizer:
                     self.stats["hyphens_joined" if "-" not in token else "compounds_kept"] += 1
                     parts[-1] = last[: len(last) - len(m[0])] + token + text[n.end():]
                     continue
-            if last and last[-1:] in "/._-#?=&" and _URLISH.search(last[-200:]):
-                parts[-1] = last + text  # a URL broken over two lines
+            # a URL broken over two lines; after a full stop, a capitalised word and a space open a sentence
+            # ("... biomedcentral.com/1741-7015/12/201." / "Trial registration: ...")
+            if last and last[-1:] in "/._-#?=&" and _URLISH.search(last[-200:]) \
+                    and not (last.endswith(".") and re.match(r"[A-Z][a-z]+\s", text)):
+                parts[-1] = last + text
                 continue
             parts.append(text)
         out = " ".join(parts)

@@ -45,6 +45,9 @@ CASES = [
     ("ligatures", "signiﬁcant ﬂow", "significant flow"),
     ("lines of a paragraph joined, paragraphs kept", "one\ntwo\n\nthree\nfour", "one two\n\nthree four"),
     ("a URL broken over two lines", "at https://github.com/\nfoo/bar now", "at https://github.com/foo/bar now"),
+    ("a URL broken after a dot", "see http://www.biomedcentral.\ncom/1741 now", "see http://www.biomedcentral.com/1741 now"),
+    ("a sentence after a URL's full stop", "at www.nature.com/reprints.\nThe authors declare",
+     "at www.nature.com/reprints. The authors declare"),
     ("runs of spaces", "a  b\t c", "a b c"),
 ]
 
