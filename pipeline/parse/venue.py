@@ -149,6 +149,11 @@ _PRINTED = [
     (r"\bet al\.,? ((?:[A-Z][A-Za-z]+|of|and|for|the|in|on|&)(?: (?:[A-Z][A-Za-z]+|of|and|for|the|in|on|&)){0,9}) \("
      + _YEAR + r"\) \d+:\d+", None, None),
     (r"\b(NATURE|Nature) \| VOL \d+", "Nature", "Nature"),
+    # a masthead in small capitals, which the text layer gives in lower case after the name: "Philosophers’
+    # Imprint volume 26, no. 14 november 2026" (name, volume, number, month and year; whole page: a masthead may
+    # stand beside the title, and a citation puts pages between number and date)
+    (r"((?:The )?[A-Z][A-Za-z’']*(?: (?:[A-Z][A-Za-z’']*|of|and|for|the|in|on|&)){0,6}) (?i:volume|vol\.) \d+,? "
+     r"(?i:no\.|number|issue) \d+,? (?i:" + _MONTHS + r") " + _YEAR, None, None),
     # a proceedings title outside upstream's list: "Proceedings of Machine Learning for Healthcare 2017"
     (r"Proceedings of (?:the )?((?:\d+(?:st|nd|rd|th) )?[A-Z][\w&-]*(?: (?:[A-Z][\w&-]*|of|on|for|and|in)){1,12}?),? "
      + _YEAR + r"\b", None, None),

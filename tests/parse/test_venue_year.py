@@ -49,6 +49,8 @@ PRINTED = [
     ("Accepted in Quantum 2026-11-24, click title to verify. Published under CC-BY 4.0.", "Quantum", 2026),
     ("Canadian Journal of Physics 99: 1–5 (2021) DOI: 10.1139/cjp-2020-0123", "Canadian Journal of Physics", 2021),
     ("TUGboat, Volume 44 (2023), No. 2 221", "TUGboat", 2023),
+    # a small-capitals masthead: the text layer gives volume, number and month in lower case
+    ("Philosophers’ Imprint volume 26, no. 14 november 2026 LEARNING SPARSE ROUTING", "Philosophers’ Imprint", 2026),
     # (the year stands before the name here: the venue carries none, the copyright year gives the paper's)
     ("© 2019 Ana Ruiz. Proceedings of the 36th West Coast Conference on Formal Linguistics, ed. Richard Stockwell et "
      "al., 1-9. Somerville, MA: Cascadilla Proceedings Project.", "36th West Coast Conference on Formal Linguistics", None),
@@ -133,3 +135,14 @@ def test_year_and_venue_over_the_corpora():
                 re.match(r"(aaai|acm|mnras|elife|ieee_t|nature|plos|jmlr|bmc|astro)_", path.name):
             arxiv.append((path.name, md.conference_abbreviation))  # these print their venue (or its DOI) on page 1
     assert not wrong and not arxiv, (wrong, arxiv)
+
+
+def test_a_masthead_beside_the_title_names_the_venue():
+    """Philosophers' Imprint sets its masthead in small capitals beside the title (the zoo's imitation, kept in the
+    repository): read from the whole first page."""
+    from pipeline.parse.options import ParseOptions
+    from pipeline.parse.pymupdf import PyMuPDFBackend
+
+    path = Path(__file__).resolve().parents[1] / "zoo" / "papers" / "philosophersimprint" / "paper.pdf"
+    md = PyMuPDFBackend().parse(path, ParseOptions(), views=["metadata"]).metadata
+    assert (md.conference_abbreviation, md.pub_year) == ("Philosophers’ Imprint", 2026)
