@@ -426,22 +426,35 @@ _LIST_END = re.compile(r"(,|;|&|\band)\s*$")
 _BROKEN_WORD = re.compile(r"[^\W\d_]-\s*$")
 
 
+def _under(prev: Line, line: Line) -> bool:
+    """`line` is set in `prev`'s size and slant, right under it."""
+    return (abs(prev.size - line.size) <= 0.3 and _italic(prev) == _italic(line)
+            and 0 <= line.bbox[1] - prev.bbox[3] < prev.size)
+
+
+def _joined(lines: list[Line], goes_on, hyphen: bool) -> list[Line]:
+    """Consecutive lines joined where `goes_on(prev, line)` and the line stands right under its predecessor in the
+    same size and slant; at a `hyphen` the word goes on without a space, elsewhere with one."""
+    out: list[Line] = []
+    for line in lines:
+        prev = out[-1] if out else None
+        if prev is not None and prev.spans and goes_on(prev, line) and _under(prev, line):
+            last = prev.spans[-1]
+            glue = ([dataclasses.replace(last, text=last.text.rstrip())] if hyphen
+                    else [last, Span(" ", last.bbox, last.size, last.font, last.flags)])
+            out[-1] = Line((min(prev.bbox[0], line.bbox[0]), prev.bbox[1], max(prev.bbox[2], line.bbox[2]),
+                            line.bbox[3]), [*prev.spans[:-1], *glue, *line.spans], prev.block, prev.dir)
+        else:
+            out.append(line)
+    return out
+
+
 def _hyphen_joined(lines: list[Line]) -> list[Line]:
     """A line that ends on a hyphen after a letter, over a line of its size and slant right under it that starts
     with a capital, is one line: a double surname broken at its hyphen (`... and Klaus Schmidt-` / `Hebbel`). The
     second line holds one word, no name on its own, so this is done before lines are tested for names."""
-    out: list[Line] = []
-    for line in lines:
-        prev = out[-1] if out else None
-        if (prev is not None and prev.spans and _BROKEN_WORD.search(prev.text) and line.text.strip()[:1].isupper()
-                and abs(prev.size - line.size) <= 0.3 and _italic(prev) == _italic(line)
-                and 0 <= line.bbox[1] - prev.bbox[3] < prev.size):
-            last = dataclasses.replace(prev.spans[-1], text=prev.spans[-1].text.rstrip())
-            out[-1] = Line((min(prev.bbox[0], line.bbox[0]), prev.bbox[1], max(prev.bbox[2], line.bbox[2]),
-                            line.bbox[3]), [*prev.spans[:-1], last, *line.spans], prev.block, prev.dir)
-        else:
-            out.append(line)
-    return out
+    return _joined(lines, lambda prev, line: bool(_BROKEN_WORD.search(prev.text)) and line.text.strip()[:1].isupper(),
+                   hyphen=True)
 
 
 def _wrapped(lines: list[Line]) -> list[Line]:
@@ -449,18 +462,10 @@ def _wrapped(lines: list[Line]) -> list[Line]:
     `Raghunathan and Daniel K. Okafor`) joined into one: a line that lists names (a comma or `and` in it) and ends
     without a separator goes on in the next line of its size and slant, right under it. Lines that hold one name
     each are left apart."""
-    out: list[Line] = []
-    for line in lines:
-        prev = out[-1] if out else None
-        if (prev is not None and re.search(r",|\band\b", prev.text) and not _LIST_END.search(prev.text)
-                and abs(prev.size - line.size) <= 0.3 and _italic(prev) == _italic(line)
-                and 0 <= line.bbox[1] - prev.bbox[3] < prev.size):
-            space = Span(" ", prev.spans[-1].bbox, prev.spans[-1].size, prev.spans[-1].font, prev.spans[-1].flags)
-            out[-1] = Line((min(prev.bbox[0], line.bbox[0]), prev.bbox[1], max(prev.bbox[2], line.bbox[2]),
-                            line.bbox[3]), [*prev.spans, space, *line.spans], prev.block, prev.dir)
-        else:
-            out.append(line)
-    return out
+    def lists_on(prev: Line, line: Line) -> bool:
+        return bool(re.search(r",|\band\b", prev.text)) and not _LIST_END.search(prev.text)
+
+    return _joined(lines, lists_on, hyphen=False)
 
 
 # ---- abstract ------------------------------------------------------------------------------------------
