@@ -9,7 +9,8 @@ that has ordinary visible text):
   scan under someone else's OCR layer, whose quality nobody measured (the hidden IEEE scan of issue 30 reads its
   title's "2Q" as "X3" there, too few wrong words for any dictionary rule). Our OCR replaces it.
 - `unmapped`: at least `MAX_UNMAPPED` of the visible characters are U+FFFD or private-use code points (fonts
-  without a usable ToUnicode map), after the PyMuPDF backend's own recovery of TeX's math-extension glyphs.
+  without a usable ToUnicode map), or symbols a wrong map gives for letters (dingbats: see `_UNMAPPED`), after
+  the PyMuPDF backend's own recovery of TeX's math-extension glyphs.
 - `unknown_words`: at least `MIN_WORDS` words of 3+ letters and at least `MAX_UNKNOWN` of them unknown to the
   English word list the normaliser already uses (pyspellchecker's, `quality.word_list`), and those unknown words
   with under `MAX_VOWELS` of their letters vowels (a, e, i, o, u, y): text whose glyphs map to the wrong letters. The
@@ -111,7 +112,11 @@ class LayerStats:
         return self.unknown / self.words if self.words else 0.0
 
 
-_UNMAPPED = re.compile("[\ufffd\ue000-\uf8ff]")  # U+FFFD or private use: a glyph without its character
+# U+FFFD or private use: a glyph without its character; and the symbol blocks (enclosed alphanumerics, shapes,
+# miscellaneous symbols, dingbats) that a wrong ToUnicode map sends letters to: Ghostscript maps dvips's
+# code-named bitmap glyphs (`/a101` is the `e` at code 101) through Adobe's Zapf Dingbats names (`a101` is ❡), so
+# a Sweave vignette reads `P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s` (about 0.6 of its characters)
+_UNMAPPED = re.compile("[\ufffd\ue000-\uf8ff\u2460-\u24ff\u25a0-\u27bf]")
 _NOT_VOWEL = re.compile("[^aeiouy]")  # the vowels MAX_VOWELS counts
 
 

@@ -154,6 +154,33 @@ def test_unmapped_glyphs_make_a_layer_not_text():
     assert page_verdict(None, raw) == "unmapped"  # a page with visible text: no image check, so no page needed
 
 
+def test_letters_read_as_dingbats_make_a_layer_not_text():
+    """Ghostscript maps dvips's code-named bitmap glyphs (`/a101`, the `e` at code 101) through Adobe's Zapf
+    Dingbats names, so a Sweave vignette's text layer reads `P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s`: such a page is OCR'd. A
+    page of words with a few check marks and stars in it (a results table) is not."""
+    dingbats = pymupdf.Font("zadb")
+    garbled = ["P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s ✈❡rs✉s ❣❡♥❡r❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s",
+               "r❡♣r❡s❡♥t❛t✐♦♥s ♦❢ ❧✐♥❡❛r ♠✐①❡❞ ♠♦❞❡❧s ❉♦✉❣❧❛s ❇❛t❡s",
+               "❚❤❡ ♠❡t❤♦❞s ✐♥ t❤❡ ❧♠❡✹ ♣❛❝❦❛❣❡ ❢♦r ❘ ❢♦r ✜tt✐♥❣ ❧✐♥❡❛r ♠✐①❡❞ ♠♦❞❡❧s"]
+    doc = pymupdf.open()
+    page = doc.new_page()
+    writer = pymupdf.TextWriter(page.rect)
+    for i, line in enumerate(garbled * 3):
+        writer.append((72, 72 + 16 * i), line, font=dingbats, fontsize=11)
+    writer.write_text(page)
+    assert layer_stats(text_dict(page)).unmapped_share > 0.5
+    assert page_verdict(page, text_dict(page)) == "unmapped"
+
+    table = doc.new_page()
+    writer = pymupdf.TextWriter(table.rect)
+    for i in range(12):
+        writer.append((72, 72 + 16 * i), f"Model {i} reaches an accuracy of {80 + i}.5 on the held-out split", fontsize=11)
+        writer.append((430, 72 + 16 * i), "✓ ★" if i % 2 else "✗", font=dingbats, fontsize=11)
+    writer.write_text(table)
+    assert 0 < layer_stats(text_dict(table)).unmapped_share < 0.05
+    assert page_verdict(table, text_dict(table)) is None
+
+
 def test_hocr_lines_keep_boxes_sizes_and_rotation():
     hocr = """<div class='ocr_page' title='bbox 0 0 1700 2200'>
      <div class='ocr_carea' title="bbox 100 200 900 300"><p class='ocr_par' title="bbox 100 200 900 300">
