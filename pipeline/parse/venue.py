@@ -154,6 +154,10 @@ _PRINTED = [
     # stand beside the title, and a citation puts pages between number and date)
     (r"((?:The )?[A-Z][A-Za-z’']*(?: (?:[A-Z][A-Za-z’']*|of|and|for|the|in|on|&)){0,6}) (?i:volume|vol\.) \d+,? "
      r"(?i:no\.|number|issue) \d+,? (?i:" + _MONTHS + r") " + _YEAR, None, None),
+    # a masthead that dates the issue before its volume and issue: "Journal of Statistical Software July 2008, Volume
+    # 27, Issue 3." (JSS; the R Journal's and JOSS's footers put the volume first: below)
+    (r"((?:The )?[A-Z][a-z]+(?: (?:[A-Z][a-z]+|of|and|for|the|in|on|&)){0,6}),? " + _MONTHS + r" " + _YEAR
+     + r", Volume \d+, (?:Issue|Number|No\.) \d+", None, None),
     # a proceedings title outside upstream's list: "Proceedings of Machine Learning for Healthcare 2017"
     (r"Proceedings of (?:the )?((?:\d+(?:st|nd|rd|th) )?[A-Z][\w&-]*(?: (?:[A-Z][\w&-]*|of|on|for|and|in)){1,12}?),? "
      + _YEAR + r"\b", None, None),
@@ -281,6 +285,7 @@ _DOI_JOURNALS = [
     (r"10\.1371/journal\.pmed\.", "PLOS Medicine"), (r"10\.1371/journal\.ppat\.", "PLOS Pathogens"),
     (r"10\.7554/eLife\.", "eLife"), (r"10\.7717/peerj-cs\.", "PeerJ Computer Science"), (r"10\.7717/peerj\.", "PeerJ"),
     (r"10\.1093/mnras/", "MNRAS"), (r"10\.32614/RJ-", "The R Journal"),
+    (r"10\.18637/jss\.", "Journal of Statistical Software"),
     (r"10\.4007/annals\.", "Annals of Mathematics"), (r"10\.1090/jams/", "Journal of the American Mathematical Society"),
     (r"10\.1103/PhysRevLett\.", "Physical Review Letters"), (r"10\.1103/PhysRev([A-EX])\.", "Physical Review {}"),
 ]
