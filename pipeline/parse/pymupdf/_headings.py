@@ -389,9 +389,28 @@ def _toc_rows(rows: list[Row]) -> set[int]:
         if r.text:
             by_page.setdefault(r.page, []).append(r)
 
+    def hit(r: Row) -> bool:
+        return bool(LEADERS.search(r.text) or r.text.isdigit())
+
     def listing(rs: list[Row]) -> bool:
-        hits = sum(1 for r in rs if LEADERS.search(r.text) or r.text.isdigit())
-        return len(rs) >= 5 and hits >= 0.4 * len(rs)
+        return len(rs) >= 5 and sum(map(hit, rs)) >= 0.4 * len(rs)
+
+    def until_text(rs: list[Row]) -> list[Row]:
+        """The rows down to the listing's last entry: a short paper's text starts on the page its contents end
+        (`1` / `Introduction` and the first paragraph under the last entry), and three rows in a row without a
+        leader or page number are text (an entry wrapped over two rows has its number on the second)."""
+        first = next((i for i, r in enumerate(rs) if hit(r)), None)
+        if first is None:
+            return []
+        last, misses = first, 0
+        for i in range(first + 1, len(rs)):
+            if hit(rs[i]):
+                last, misses = i, 0
+            else:
+                misses += 1
+                if misses == 3:
+                    break
+        return rs[: last + 1]
 
     out: set[int] = set()
     pages = sorted(by_page)
@@ -400,11 +419,11 @@ def _toc_rows(rows: list[Row]) -> set[int]:
         head = next((i for i, r in enumerate(rs) if CONTENTS.fullmatch(r.text.strip(" .:"))), None)
         if head is None or not listing(rs[head + 1 :]):
             continue
-        out.update(r.index for r in rs[head:])
+        out.update(r.index for r in rs[head : head + 1] + until_text(rs[head + 1 :]))
         for nxt in pages[k + 1 :]:
             if not listing(by_page[nxt]):
                 break
-            out.update(r.index for r in by_page[nxt])
+            out.update(r.index for r in until_text(by_page[nxt]))
     return out
 
 

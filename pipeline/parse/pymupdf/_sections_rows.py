@@ -32,6 +32,10 @@ class Row:
     tail: str = ""  # a run-in heading's paragraph text after the heading (the heading keeps only its title)
 
 
+# typewriter faces: code in a heading (`2. The network class`) takes the weight of the words around it
+MONO = re.compile(r"mono|courier|cmtt|^(?:[A-Z]{6}\+)?(?:lmtt|txtt|pcr|rtt|tt\d)|consol|inconsolata|typewriter", re.I)
+
+
 def _row(page: int, index: int, lines: list[Line], column: int) -> Row:
     text = lines[0].text if len(lines) == 1 else " ".join(line.text for line in lines)
     if "  " in text:
@@ -39,15 +43,23 @@ def _row(page: int, index: int, lines: list[Line], column: int) -> Row:
     size = 0.0
     total = bold = italic = 0
     fonts: Counter[str] = Counter()
+    spans = [s for line in lines for s in line.spans]
+    # a row with words outside a typewriter face is judged by those words (a row all in one is code, judged as is)
+    if any(s.text.strip() and not MONO.search(s.font) for s in spans):
+        spans = [s for s in spans if not MONO.search(s.font)]
     for line in lines:
         for s in line.spans:
             n = len(s.text.strip())
             if n:
-                total += n
-                bold += n if s.bold else 0
-                italic += n if s.italic else 0
-                fonts[s.font] += n
                 size = max(size, s.size)
+    for s in spans:
+        n = len(s.text.strip())
+        if n:
+            total += n
+            # a demibold face is bold (JSS sets package names in one: `3.3. timeDate/fCalendar:`)
+            bold += n if s.bold or "demi" in s.font.lower() else 0
+            italic += n if s.italic else 0
+            fonts[s.font] += n
     x0 = min(ln.bbox[0] for ln in lines)
     x1 = max(ln.bbox[2] for ln in lines)
     y0 = min(ln.bbox[1] for ln in lines)

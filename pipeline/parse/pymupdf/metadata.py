@@ -52,6 +52,7 @@ from pipeline.parse.options import ParseOptions
 from pipeline.parse.pymupdf._frontmatter import (AFFILIATION, BRACKETED_EMAIL, LABEL, MASTHEAD, _institution, _name_ok,
                                                  _plain_name, is_address, is_label, is_logo, is_masthead, name_like,
                                                  names, norm)
+from pipeline.parse.pymupdf._headings import CONTENTS
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import Block, DocumentAnalysis, Line, PageAnalysis, Span, line_spacing
 from pipeline.parse.sidecar import finish_metadata
@@ -120,25 +121,46 @@ def _candidates(page: PageAnalysis, edges: list[str], body_size: float) -> list[
     return out
 
 
+def _heavy(line: Line) -> bool:
+    """Bold, counting a demibold face as bold: a software paper's title sets its package names in one (JSS's
+    `\\pkg{}` is Latin Modern Demi: `the RcppEigen Package`, bold around a demibold name)."""
+    chars = [(s.bold or "demi" in s.font.lower(), len(s.text.strip())) for s in line.spans if s.text.strip()]
+    total = sum(n for _, n in chars)
+    return total > 0 and sum(n for b, n in chars if b) >= 0.6 * total
+
+
+def _same_band(a: Line, b: Line) -> bool:
+    """`b` goes on `a`'s printed line: PyMuPDF cuts a title's line at a wide space (a centred `Extending R` /
+    `with C++:`), so a piece level with it, at its size, less than a size to its right, is the same line."""
+    return (abs(a.bbox[1] - b.bbox[1]) < 0.2 * a.max_size and abs(a.max_size - b.max_size) <= 0.3
+            and 0 <= b.bbox[0] - a.bbox[2] < a.max_size)
+
+
 def _group(first: Line, cands: list[Line], spacing: float = 1.0) -> list[Line]:
     """The title's first line and the lines that continue it: same size and weight, overlapping band, no gap wider
     than 0.8 of the size (times the paper's `page.line_spacing`)."""
     size = first.max_size
     gap = 0.8 * size * spacing
     group = [first]
+    heavy = _heavy(first)
     for line in sorted((l for l in cands if l.bbox[3] <= first.bbox[1] + 1), key=lambda l: -l.bbox[1]):
         if line.bbox[0] > first.bbox[2] or line.bbox[2] < first.bbox[0]:
             continue  # beside it (a logo, a sidebar)
         # a one-word first line ("Nyströmformer:") is no candidate itself: take it back from above
-        if abs(line.max_size - size) > 0.3 or line.bold != first.bold or len(line.text.split()) > 1 \
+        if abs(line.max_size - size) > 0.3 or _heavy(line) != heavy or len(line.text.split()) > 1 \
                 or group[0].bbox[1] - line.bbox[3] > gap:
             break
         group.insert(0, line)
-    for line in sorted((l for l in cands if l.bbox[1] > first.bbox[1]), key=lambda l: (l.bbox[1], l.bbox[0])):
+    for line in sorted((l for l in cands if l.bbox[1] > first.bbox[1] - 0.2 * size and l is not first),
+                       key=lambda l: (l.bbox[1], l.bbox[0])):
         prev = group[-1]
+        if abs(line.bbox[1] - first.bbox[1]) < 0.2 * size:  # level with the first line: only its own pieces
+            if _same_band(prev, line) and _heavy(line) == heavy:
+                group.append(line)
+            continue
         if line.bbox[0] > first.bbox[2] or line.bbox[2] < first.bbox[0]:  # beside it (a sidebar, a logo)
             continue
-        if line.max_size < 0.92 * size or line.bold != first.bold:
+        if line.max_size < 0.92 * size or _heavy(line) != heavy:
             break
         if line.bbox[1] - prev.bbox[3] > gap and not (abs(line.bbox[1] - prev.bbox[1]) < 2):
             break
@@ -340,6 +362,9 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
     # an abstract above the title's foot stands in another column (a cover page beside the abstract, Philosophers'
     # Imprint): it bounds nothing under the title
     bottom = abstract_y if abstract_y is not None and abstract_y > top else top + 0.25 * page.height
+    # a table of contents under the title block (a report, a package vignette): its entries are no names
+    contents = [l.bbox[1] for l in page.lines if top < l.bbox[1] < bottom and CONTENTS.fullmatch(l.text.strip(" .:"))]
+    bottom = min([bottom, *contents])
     in_title = {id(l) for l in title}
     # e-mail lines are no author lines; a name followed by its address in brackets is
     usable = lambda l: (l.horizontal and id(l) not in in_title and not _ABSTRACT.match(l.text)  # noqa: E731

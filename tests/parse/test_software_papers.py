@@ -1,0 +1,145 @@
+"""Software papers and package vignettes (JSS, the R Journal, R and Python package documentation): a contents listing
+on the first page, code names in headings and titles, a title line cut at a wide space, the JSS masthead.
+
+Each case was found on real R package vignettes (Debian's r-cran packages: ape, network, zoo, Rcpp, RcppEigen,
+forecast); the PDFs here are drawn with PyMuPDF in the same layout, so their truth is exact. The demibold title is
+Latin Modern Roman Demi, as JSS's `\\pkg{}` sets it: `lmdemi.pdf` was made from TeX Live's font file by
+tests/parse/papers/make_lmdemi.py (kept in the repository: the tests need no TeX).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pipeline.parse import ParseOptions, parse_pdf
+from pipeline.parse.pymupdf import PyMuPDFBackend
+from pipeline.parse.venue import detect_doi_venue, detect_printed_venue
+
+PAPERS = Path(__file__).resolve().parent / "papers"
+BODY = ("Graphical functions have been present in the package since its first version and were improved over the",
+        "years to become quite sophisticated although complicated to use efficiently in practice by most users.",
+        "This document gives an overview of these functionalities and of the concepts behind the graphics code.",
+        "A figure made with the package usually starts by calling the plotting function detailed further below.")
+
+
+class Page:
+    """Lines drawn top to bottom on one page of a PyMuPDF document; a line may mix fonts."""
+
+    def __init__(self, doc: pymupdf.Document) -> None:
+        self.page, self.y = doc.new_page(), 80.0
+
+    def line(self, parts: list[tuple[str, str]] | str, size: float = 10, font: str = "tiro", x: float = 72,
+             right: str = "", gap: float = 1.45) -> None:
+        for text, fontname in ([(parts, font)] if isinstance(parts, str) else parts):
+            self.page.insert_text((x, self.y), text, fontname=fontname, fontsize=size)
+            x += pymupdf.get_text_length(text, fontname=fontname, fontsize=size)
+        if right:
+            self.page.insert_text((520 - pymupdf.get_text_length(right, fontname=font, fontsize=size), self.y), right,
+                                  fontname=font, fontsize=size)
+        self.y += size * gap
+
+    def paragraph(self, times: int = 2) -> None:
+        for _ in range(times):
+            for text in BODY:
+                self.line(text)
+        self.y += 8
+
+
+@pytest.fixture(scope="module")
+def vignette(tmp_path_factory) -> Path:
+    """A vignette whose contents listing fills the top of page 1 and whose text starts under it, on the same page;
+    section 3's title names a function in a typewriter face."""
+    doc = pymupdf.open()
+    p = Page(doc)
+    p.line("Drawing Phylogenies in R: Basic and Advanced Features", 17, "tibo")
+    p.y += 6
+    p.line("Emmanuel Paradis", 12, x=240)
+    p.line("February 13, 2023", 11, x=245)
+    p.y += 14
+    p.line("Contents", 14, "tibo")
+    for number, title, page_no in (("1", "Introduction", "1"), ("2", "Basic Concepts", "2"),
+                                   ("2.1", "Graphical Model . . . . . . . . . . . . . . . . . . . . . . . . .", "2"),
+                                   ("2.2", "Computations . . . . . . . . . . . . . . . . . . . . . . . . . . .", "2"),
+                                   ("3", "The plot.phylo Function", "3"), ("4", "Annotating Trees", "3"),
+                                   ("", "References", "4")):
+        bold = "." not in number
+        p.line(f"{number}  {title}".strip(), 10, "tibo" if bold else "tiro", right=page_no)
+    p.y += 16
+    p.line("1  Introduction", 14, "tibo")
+    p.paragraph(1)
+    p = Page(doc)
+    p.line("2  Basic Concepts", 14, "tibo")
+    p.paragraph()
+    p.line("2.1  Graphical Model", 12, "tibo")
+    p.paragraph()
+    p.line("2.2  Computations", 12, "tibo")
+    p.paragraph()
+    p = Page(doc)
+    p.line([("3  The ", "tibo"), ("plot.phylo", "cour"), (" Function", "tibo")], 14)  # code in a bold heading
+    p.paragraph()
+    p.line("4  Annotating Trees", 14, "tibo")
+    p.paragraph()
+    p = Page(doc)
+    p.line("References", 14, "tibo")
+    for entry in ("[1] L. Czech, J. Huerta-Cepas, and A. Stamatakis. A critical review on the use of support values.",
+                  "[2] J. Felsenstein. Inferring Phylogenies. Sinauer Associates, Sunderland, MA, 2004.",
+                  "[3] P. Murrell. R Graphics. Chapman & Hall/CRC, Boca Raton, FL, 2006."):
+        p.line(entry)
+    path = tmp_path_factory.mktemp("vignette") / "vignette.pdf"
+    doc.save(path)
+    return path
+
+
+def test_contents_listing_then_the_text_on_one_page(vignette: Path) -> None:
+    paper = parse_pdf(vignette, ParseOptions())
+    titles = [s.title for s in paper.sections]
+    # before: the listing's page was skipped from "Contents" down, `1 Introduction` with it; the code-named section
+    # read as body text (its bold words under 0.6 of its letters)
+    assert titles == ["1 Introduction", "2 Basic Concepts", "2.1 Graphical Model", "2.2 Computations",
+                      "3 The plot.phylo Function", "4 Annotating Trees", "References"]
+    assert [s.level for s in paper.sections] == [1, 1, 2, 2, 1, 1, 1]
+    assert paper.sections[0].content.startswith("Graphical functions have been present")
+    assert paper.metadata.authors == ["Emmanuel Paradis"]  # before: "Basic Concepts", an entry of the listing, too
+    assert len(paper.references) == 3
+
+
+def test_a_title_line_cut_at_a_wide_space_is_read_whole(tmp_path: Path) -> None:
+    """MuPDF cuts `Extending R     with C++:` (a centred title's wide space) into two lines on one band."""
+    doc = pymupdf.open()
+    p = Page(doc)
+    first = "Extending R"
+    p.page.insert_text((52, 80), first, fontname="hebo", fontsize=22)
+    p.page.insert_text((52 + pymupdf.get_text_length(first, "hebo", 22) + 18, 80), "with C++:", fontname="hebo",
+                       fontsize=22)
+    p.y = 106
+    p.line("A Brief Introduction to Rcpp", 22, "hebo", x=52, gap=1.6)
+    p.line("Dirk Eddelbuettel and James Joseph Balamuta", 9, "hebo", x=52)
+    p.y += 12
+    p.line("Abstract", 10, "tibo")
+    p.paragraph()
+    path = tmp_path / "rcpp.pdf"
+    doc.save(path)
+    md = PyMuPDFBackend().parse(path, ParseOptions(), views=["metadata"]).metadata
+    assert md.title == "Extending R with C++: A Brief Introduction to Rcpp"  # before: "Extending R A Brief ..."
+    assert md.authors == ["Dirk Eddelbuettel", "James Joseph Balamuta"]
+
+
+def test_a_package_name_in_demibold_stays_in_the_title() -> None:
+    """JSS sets `\\pkg{RcppEigen}` in Latin Modern Roman Demi inside a bold title: `the RcppEigen Package` is under
+    0.6 bold by the bold faces alone, and was left out of the title."""
+    md = PyMuPDFBackend().parse(PAPERS / "lmdemi.pdf", ParseOptions(), views=["metadata"]).metadata
+    assert md.title == "Fast and Elegant Numerical Linear Algebra Using the RcppEigen Package"
+    assert md.authors == ["Douglas Bates", "Dirk Eddelbuettel"]
+
+
+def test_jss_masthead_and_doi_name_the_journal() -> None:
+    masthead = ("JSS Journal of Statistical Software July 2008, Volume 27, Issue 3. doi: 10.18637/jss.v027.i03 "
+                "Automatic Time Series Forecasting: the forecast Package for R")
+    venue = detect_printed_venue(masthead, whole_page=True)
+    assert (venue.abbreviation, venue.year) == ("Journal of Statistical Software", 2008)
+    assert detect_doi_venue("doi: 10.18637/jss.v027.i03").abbreviation == "Journal of Statistical Software"
+    # a citation of a JSS paper gives volume and issue without the issue's date first: not a masthead
+    assert detect_printed_venue("Zeileis A (2004). Journal of Statistical Software, 11(10), 1-17.",
+                                whole_page=True) is None
