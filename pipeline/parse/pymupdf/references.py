@@ -119,7 +119,9 @@ def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: 
         if r.y0 < edge * heights[r.page] or r.y1 > (1 - edge) * heights[r.page]:
             pages.setdefault(re.sub(r"\d+", "#", r.text.lower()), set()).add(r.page)
     bib = [r for r in bib if len(pages.get(re.sub(r"\d+", "#", r.text.lower()), ())) < 3]
-    size = median(r.size for r in bib)
+    # the entries' size, from rows of words: figures set after the list (a vignette's pages of plots, whose axis
+    # labels are rows of one or two small words) would otherwise make the median theirs, and cut every entry
+    size = median(r.size for r in ([r for r in bib if len(r.text.split()) >= 4] or bib))
     # an unnumbered title (ICML's "Supplementary Material for ...") ends the list as well
     for k, r in enumerate(bib):
         if r.size > size + 1.5 and len(r.text) > 3 and r.font != OCR_FONT:
