@@ -163,6 +163,9 @@ def test_lite_and_server_return_the_same_cells_for_the_corpus_questions(minilm_p
     questions = [json.loads(line)["question"] for line in QUESTIONS.read_text(encoding="utf-8").splitlines()
                  if line.strip()]
     assert len(questions) >= 150
+    # every third question (66 of 198, over every paper): the server's round trips made this the suite's slowest test
+    # (83 s for all 198); agreement is a property of the engines, not of one question, so a third measures it
+    questions = questions[::3]
     with Reader(lite_settings) as lite, Reader(server_settings) as srv:
         papers = [p["paper_id"] for p in lite.papers()]
         same = total = 0
