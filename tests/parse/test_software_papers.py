@@ -180,3 +180,66 @@ def test_figures_after_the_reference_list_leave_its_entries_alone(tmp_path: Path
     doc.save(path)
     refs = parse_pdf(path, ParseOptions()).references
     assert [r.text.split(" (")[0] for r in refs] == [e.split(" (")[0] for e in entries]  # before: none
+
+
+def _front(tmp_path: Path, name: str, draw) -> object:
+    doc = pymupdf.open()
+    p = Page(doc)
+    draw(p)
+    p.paragraph(3)
+    path = tmp_path / f"{name}.pdf"
+    doc.save(path)
+    return PyMuPDFBackend().parse(path, ParseOptions(), views=["metadata"]).metadata
+
+
+def test_names_under_a_maketitle_with_no_abstract(tmp_path: Path) -> None:
+    """article's `\\maketitle` (title, author, date) straight into the text: the headings under it are bold, the
+    name is not, and `1 Simple Examples` / `Example: Simple Linear Model.` were read as the authors (multcomp, tm)."""
+    def draw(p: Page) -> None:
+        p.line("Additional multcomp Examples", 17, x=200)
+        p.y += 8
+        p.line("Torsten Hothorn", 12, x=255)
+        p.line("February 10, 2023", 12, x=252)
+        p.y += 12
+        p.line("It is described in the package documentation how the multiple comparison procedures work in general,")
+        p.line("and this document shows a few more examples of them applied to data sets that come with R.")
+        p.y += 12
+        p.line("1  Simple Examples", 14, "tibo")
+        p.line([("Example: Simple Linear Model. ", "tibo"), ("Consider a simple univariate linear model.", "tiro")])
+    md = _front(tmp_path, "maketitle", draw)
+    assert md.title == "Additional multcomp Examples"
+    assert md.authors == ["Torsten Hothorn"]
+
+
+def test_a_fachhochschule_is_an_affiliation(tmp_path: Path) -> None:
+    def draw(p: Page) -> None:
+        p.line("Support Vector Machines", 17, x=200)
+        p.line("The Interface to libsvm in package e1071", 12, x=190)
+        p.y += 10
+        p.line("by David Meyer", 12, x=256)
+        p.line("FH Technikum Wien, Austria", 12, x=220)
+        p.line("David.Meyer@R-Project.org", 12, "cour", x=220)
+        p.line("February 1, 2023", 12, x=254)
+        p.y += 12
+    assert _front(tmp_path, "fh", draw).authors == ["David Meyer"]  # before: also "FH Technikum Wien"
+
+
+def test_a_notice_above_the_title_is_not_the_title(tmp_path: Path) -> None:
+    """surveillance's vignette opens with a `Disclaimer:` paragraph in text type and sets its title a third of the
+    way down the page: the title was looked for in the top 30 % only, and the disclaimer became the title."""
+    def draw(p: Page) -> None:
+        p.y = 130
+        p.line([("Disclaimer", "tibo"), (": This vignette reflects package state at version 0.9-7 and is", "tiro")], x=138)
+        p.line("somewhat outdated. Since then, new functionality has been added to the package: this", x=138)
+        p.line("includes various endemic-epidemic modelling frameworks for surveillance data.", x=138)
+        p.y = 280
+        p.line("Getting started with outbreak detection", 17.2, x=159)
+        p.y += 8
+        p.line("Michael Hohle", 12, x=260)
+        p.line("Department of Statistics, University of Munich, Germany", 12, x=160)
+        p.line("17 November 2007", 12, x=250)
+        p.y += 20
+        p.line("Abstract", 10, "tibo", x=275)
+    md = _front(tmp_path, "notice", draw)
+    assert md.title == "Getting started with outbreak detection"
+    assert md.authors == ["Michael Hohle"]

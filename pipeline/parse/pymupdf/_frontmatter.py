@@ -39,9 +39,11 @@ LABEL = re.compile(
 AFFILIATION = re.compile(
     r"\b(?:Universit|Univ\.|Institut|Research|Laborator|Lab\b|Labs\b|Inc\b|Corp|Department|Dept\.|School|"
     # the same in the languages affiliations are printed in: Universidad(e), Universiteit, Uniwersytet, Istituto,
-    # Departamento, Dipartimento, Département, Laboratoire, Facultad, Fakultät, Escuela, École, Hochschule, ...
+    # Departamento, Dipartimento, Département, Laboratoire, Facultad, Fakultät, Escuela, École, Hochschule, FH (a
+    # Fachhochschule: `FH Technikum Wien`), ...
     r"Universidad|Universiteit|Uniwersytet|Istituto|Departament|Dipartimento|D[ée]partement|Laboratoi|Facult|"
-    r"Fakult|Escuela|Escola|[ÉE]cole\b|Hochschule|Politecnico|Polit[ée]cnica|Polytechni|Akadem|Acad[ée]mie|"
+    r"Fakult|Escuela|Escola|[ÉE]cole\b|Hochschule|Fachhochschul|\bFH\b|Technikum|Politecnico|Polit[ée]cnica|"
+    r"Polytechni|Akadem|Acad[ée]mie|"
     r"College|Academy|Center|Centre|Faculty|Hospital|Clinic|Council|Ministry|Observatory|Museum|Agency|"
     r"Google|Microsoft|Facebook|Meta\b|Amazon|ByteDance|Alibaba|Tencent|Group\b|Team\b|Company|Foundation|"
     r"Equal contribution|Avenue|Street|Road|Rue\b|Strasse|Straße|P\.?O\.? Box|Campus|USA\b|U\.S\.A|China\b|"

@@ -179,6 +179,11 @@ def _followed_by_names(group: list[Line], page: PageAnalysis) -> bool:
 def _title_lines(page: PageAnalysis, edges: list[str], body_size: float, spacing: float = 1.0) -> list[Line]:
     cands = _candidates(page, edges, body_size)
     top = [l for l in cands if l.bbox[1] < 0.3 * page.height] or [l for l in cands if l.bbox[1] < 0.5 * page.height]
+    if all(l.max_size <= 1.15 * body_size for l in top):
+        # nothing larger than the text up there: a notice set above the title (a vignette's `Disclaimer: ...`
+        # paragraph) pushed a title-sized line (1.5 times the text: article's \LARGE, not its \Large section
+        # headings) below the top 30 %
+        top = [l for l in cands if l.bbox[1] < 0.5 * page.height and l.max_size >= 1.5 * body_size] or top
     if not top:
         return []
     # largest first (to a tenth of a point: text at one size reads 9.9626 or 10.0 by font); among equals bold first,
@@ -362,9 +367,12 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
     # an abstract above the title's foot stands in another column (a cover page beside the abstract, Philosophers'
     # Imprint): it bounds nothing under the title
     bottom = abstract_y if abstract_y is not None and abstract_y > top else top + 0.25 * page.height
-    # a table of contents under the title block (a report, a package vignette): its entries are no names
-    contents = [l.bbox[1] for l in page.lines if top < l.bbox[1] < bottom and CONTENTS.fullmatch(l.text.strip(" .:"))]
-    bottom = min([bottom, *contents])
+    # a table of contents under the title block (a report, a package vignette): its entries are no names; without
+    # an abstract, the text starts under the names (article's `\maketitle`: title, author, date, then `1 Simple
+    # Examples` and its paragraph), and its headings are no names either
+    ends = [l.bbox[1] for l in page.lines if top < l.bbox[1] < bottom
+            and (CONTENTS.fullmatch(l.text.strip(" .:")) or (abstract_y is None and _prose_line(l, body_size)))]
+    bottom = min([bottom, *ends])
     in_title = {id(l) for l in title}
     # e-mail lines are no author lines; a name followed by its address in brackets is
     usable = lambda l: (l.horizontal and id(l) not in in_title and not _ABSTRACT.match(l.text)  # noqa: E731
@@ -373,6 +381,14 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
                     and not _in_sidebar(l, title, page.width)])
     return _authors_in(page, region, title, body_size) or _authors_in(page, _beside(page, title, usable), title,
                                                                       body_size)
+
+
+def _prose_line(line: Line, body_size: float) -> bool:
+    """A line of running text: eight words or more in the body's size, most of them in lower case (an affiliation
+    line as long has mostly capitalised words: `Department of Computer Science and Engineering, University of ...`)."""
+    words = line.text.split()
+    return (len(words) >= 8 and line.size <= body_size + 0.3
+            and sum(w[0].islower() for w in words) >= 0.5 * len(words))
 
 
 def _beside(page: PageAnalysis, title: list[Line], usable) -> list[Line]:

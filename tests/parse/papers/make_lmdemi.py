@@ -12,9 +12,9 @@ from pathlib import Path
 import pymupdf
 
 FONTS = Path("/usr/share/texmf/fonts/opentype/public/lm")
-BODY = ("The RcppEigen package provides access from R to the Eigen C++ template library for numerical linear",
-        "algebra. Rcpp classes and specializations of the C++ templated functions as and wrap from Rcpp provide",
-        "the glue for passing objects from R to C++ and back. Several introductory examples are presented.")
+BODY = ("The RcppEigen package provides access from R to the Eigen C++ template library",
+        "for numerical linear algebra. Rcpp classes and specializations of the templated",
+        "functions as and wrap provide the glue for passing objects from R to C++ and back.")
 
 
 def main() -> None:
