@@ -11,7 +11,13 @@ that has ordinary visible text):
 - `unmapped`: at least `MAX_UNMAPPED` of the visible characters are U+FFFD or private-use code points (fonts
   without a usable ToUnicode map), or symbols a wrong map gives for letters (dingbats: see `_UNMAPPED`), after
   the PyMuPDF backend's own recovery of TeX's math-extension glyphs.
-- `unknown_words`: at least `MIN_WORDS` words of 3+ letters and at least `MAX_UNKNOWN` of them unknown to the
+- `unknown_words` (also: at least `MIN_RUNS` runs of 3+ letters in any case, under `MIN_KNOWN_RUNS` of them known
+  and the unknown ones as poor in vowels: a Type 3 font whose codes are no letters, `46587:9<;>=?7A@CBC7ADFEHG`,
+  has almost no lower-case words to count; its pages run 0.00-0.13 known with 0.10-0.15 of the unknown runs'
+  letters vowels, while the 4,080 born-digital pages with 50 runs or more (corpora, zoo, matrices, 144 R package
+  vignettes) run 0.15 known and up, and every one under 0.35 known has 0.38 vowels or more: German, Latin names,
+  code identifiers):
+  at least `MIN_WORDS` words of 3+ letters and at least `MAX_UNKNOWN` of them unknown to the
   English word list the normaliser already uses (pyspellchecker's, `quality.word_list`), and those unknown words
   with under `MAX_VOWELS` of their letters vowels (a, e, i, o, u, y): text whose glyphs map to the wrong letters. The
   vowel bound keeps a page in another language (or typeset filler such as lorem ipsum) from counting as garbled:
@@ -62,6 +68,8 @@ MAX_UNMAPPED = 0.30  # share of U+FFFD / private-use characters that makes a lay
 MIN_WORDS = 20  # fewer lower-case words than this say nothing about a dictionary share
 MAX_UNKNOWN = 0.70  # share of lower-case words the word list does not know that makes a layer not text
 MAX_VOWELS = 0.30  # ... when so few of those unknown words' letters are vowels (a language has more: see above)
+MIN_RUNS = 50  # letter runs (any case) a page needs before their known share says anything
+MIN_KNOWN_RUNS = 0.20  # known share of letter runs under which a layer is a font's codes, not words (see above)
 
 OCR_FONT = "OCR"  # the font name of every OCR'd span: the views loosen their typography rules for it
 MIN_LIGHT_SHARE = 0.5  # a region less light than this is a picture, not a table printed as one (light_share)
@@ -98,10 +106,22 @@ class LayerStats:
     unknown: int = 0  # of those, not in the word list
     unknown_letters: int = 0  # letters of the unknown words
     unknown_vowels: int = 0  # of those, vowels
+    runs: int = 0  # runs of 3+ letters in any case (`KA^_NPTP` has one: a layer of codes has few lower-case words)
+    known_runs: int = 0  # of those, in the word list (lower-cased)
+    odd_run_letters: int = 0  # letters of the unknown runs
+    odd_run_vowels: int = 0  # of those, vowels
 
     @property
     def unknown_vowel_share(self) -> float:
         return self.unknown_vowels / self.unknown_letters if self.unknown_letters else 0.0
+
+    @property
+    def known_run_share(self) -> float:
+        return self.known_runs / self.runs if self.runs else 1.0
+
+    @property
+    def odd_run_vowel_share(self) -> float:
+        return self.odd_run_vowels / self.odd_run_letters if self.odd_run_letters else 0.0
 
     @property
     def unmapped_share(self) -> float:
@@ -112,12 +132,16 @@ class LayerStats:
         return self.unknown / self.words if self.words else 0.0
 
 
-# U+FFFD or private use: a glyph without its character; and the symbol blocks (enclosed alphanumerics, shapes,
-# miscellaneous symbols, dingbats) that a wrong ToUnicode map sends letters to: Ghostscript maps dvips's
-# code-named bitmap glyphs (`/a101` is the `e` at code 101) through Adobe's Zapf Dingbats names (`a101` is ❡), so
-# a Sweave vignette reads `P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s` (about 0.6 of its characters)
-_UNMAPPED = re.compile("[\ufffd\ue000-\uf8ff\u2460-\u24ff\u25a0-\u27bf]")
+_UNMAPPED = re.compile("[\ufffd\ue000-\uf8ff]")  # U+FFFD or private use: a glyph without its character
+# the symbol blocks (enclosed alphanumerics, shapes, miscellaneous symbols, dingbats) that a wrong ToUnicode map
+# sends letters to: Ghostscript maps dvips's code-named bitmap glyphs (`/a101` is the `e` at code 101) through
+# Adobe's Zapf Dingbats names (`a101` is ❡), so a Sweave vignette reads `P❡♥❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s`. Counted as
+# unmapped only inside words (3+ characters, not one symbol repeated): R's pdf device draws scatterplot points as
+# the Dingbats circle, and a plot's thousands of `●` (alone, or run together where points overlap) are no text
+_SYMBOLS = re.compile("[\u2460-\u24ff\u25a0-\u27bf]")
+_TOKEN = re.compile(r"\S{3,}")
 _NOT_VOWEL = re.compile("[^aeiouy]")  # the vowels MAX_VOWELS counts
+_RUN = re.compile(r"[A-Za-z]{3,}")
 
 
 def layer_stats(raw: dict) -> LayerStats:
@@ -139,6 +163,9 @@ def layer_stats(raw: dict) -> LayerStats:
                 if s.get("char_flags", INK) & INK:
                     stats.visible += n
                     stats.unmapped += len(_UNMAPPED.findall(text))
+                    if _SYMBOLS.search(text):
+                        stats.unmapped += sum(len(_SYMBOLS.findall(t)) for t in _TOKEN.findall(text)
+                                              if len(set(t)) > 1 and _SYMBOLS.search(t))
                     visible_text.append(text)
     words = _WORD.findall(" ".join(visible_text))
     stats.words = len(words)
@@ -147,6 +174,12 @@ def layer_stats(raw: dict) -> LayerStats:
     letters = "".join(unknown)
     stats.unknown_letters = len(letters)
     stats.unknown_vowels = len(letters) - len(_NOT_VOWEL.findall(letters))
+    runs = _RUN.findall(" ".join(visible_text))
+    odd = [w for w in runs if w.lower() not in known]
+    stats.runs, stats.known_runs = len(runs), len(runs) - len(odd)
+    letters = "".join(odd).lower()
+    stats.odd_run_letters = len(letters)
+    stats.odd_run_vowels = len(letters) - len(_NOT_VOWEL.findall(letters))
     return stats
 
 
@@ -177,6 +210,8 @@ def page_verdict(page, raw: dict) -> str | None:
         return "unmapped"
     if stats.words >= MIN_WORDS and stats.unknown_share >= MAX_UNKNOWN and stats.unknown_vowel_share < MAX_VOWELS:
         return "unknown_words"
+    if stats.runs >= MIN_RUNS and stats.known_run_share < MIN_KNOWN_RUNS and stats.odd_run_vowel_share < MAX_VOWELS:
+        return "unknown_words"  # hardly a word at all, in any case: a font's own codes (`IFJHKMLMNPORQ?SMTVU`)
     return None
 
 

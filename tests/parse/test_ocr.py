@@ -177,8 +177,42 @@ def test_letters_read_as_dingbats_make_a_layer_not_text():
         writer.append((72, 72 + 16 * i), f"Model {i} reaches an accuracy of {80 + i}.5 on the held-out split", fontsize=11)
         writer.append((430, 72 + 16 * i), "✓ ★" if i % 2 else "✗", font=dingbats, fontsize=11)
     writer.write_text(table)
-    assert 0 < layer_stats(text_dict(table)).unmapped_share < 0.05
+    assert layer_stats(text_dict(table)).unmapped_share < 0.05  # marks standing alone are no garbled words
     assert page_verdict(table, text_dict(table)) is None
+
+    # R's pdf device draws scatterplot points as the Dingbats circle: thousands of them, alone or run together
+    plot = doc.new_page()
+    writer = pymupdf.TextWriter(plot.rect)
+    writer.append((72, 60), "Figure 3: Posterior draws of the spatial effect for each of the 544 districts.", fontsize=10)
+    rng = random.Random(3)
+    for _ in range(600):
+        writer.append((rng.uniform(72, 520), rng.uniform(80, 760)), "●" * rng.choice((1, 1, 1, 4)), font=dingbats,
+                      fontsize=6)
+    writer.write_text(plot)
+    assert page_verdict(plot, text_dict(plot)) is None
+
+
+def test_a_layer_of_font_codes_is_not_text():
+    """A Type 3 font whose codes are no letters (an R vignette built by dvips and an old Ghostscript reads
+    `46587:9<;>=?7A@CBC7ADFEHG IFJHKMLMNPORQ?SMTVU`): almost no run of letters is a word, in any case, and the runs
+    are poor in vowels; a page of German prose, whose words an English list does not know either, is kept."""
+    rng = random.Random(7)
+    codes = "".join(chr(c) for c in range(33, 127) if chr(c) not in "aeiouyAEIOUY")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for i in range(40):
+        line = " ".join("".join(rng.choice(codes) for _ in range(rng.randint(4, 14))) for _ in range(6))
+        page.insert_text((72, 60 + 17 * i), line, fontsize=10)
+    stats = layer_stats(text_dict(page))
+    assert stats.runs >= 50 and stats.known_run_share < 0.2 and stats.words < 20  # too few lower-case words
+    assert page_verdict(page, text_dict(page)) == "unknown_words"
+
+    german = doc.new_page()
+    text = ("Die Analyse der Daten zeigt, dass die Schätzung der räumlichen Effekte für jeden Landkreis stabil bleibt "
+            "und die Unsicherheit mit wachsender Stichprobe deutlich kleiner wird.")
+    for i in range(30):
+        german.insert_text((72, 60 + 17 * i), text[(i * 7) % 40:][:95], fontsize=10)
+    assert page_verdict(german, text_dict(german)) is None
 
 
 def test_hocr_lines_keep_boxes_sizes_and_rotation():
