@@ -243,3 +243,34 @@ def test_a_notice_above_the_title_is_not_the_title(tmp_path: Path) -> None:
     md = _front(tmp_path, "notice", draw)
     assert md.title == "Getting started with outbreak detection"
     assert md.authors == ["Michael Hohle"]
+
+
+def test_the_first_sections_heading_ends_the_names(tmp_path: Path) -> None:
+    """`\\maketitle` and then `1 Introduction` / `1.1 Bayes Factors` with no paragraph between: the bold headings
+    were read as the authors (mcmc's vignettes: `Bayes Factors`, `The Problem`)."""
+    def draw(p: Page) -> None:
+        p.line("Bayes Factors via Serial Tempering", 17.2, x=184)
+        p.y += 8
+        p.line("Charles J. Geyer", 12, x=262)
+        p.line("March 20, 2020", 12, x=266)
+        p.y += 14
+        p.page.insert_text((126, p.y), "1", fontname="tibo", fontsize=14.3)  # the number apart, as LaTeX sets it
+        p.line("Introduction", 14.3, "tibo", x=150)
+        p.line("1.1  Bayes Factors", 12, "tibo", x=126)
+    assert _front(tmp_path, "bfst", draw).authors == ["Charles J. Geyer"]
+
+
+def test_a_one_word_title_over_its_names(tmp_path: Path) -> None:
+    """A title of one word was never a title (a journal's logotype is one word too); under it, in smaller type,
+    the names say it is one (survival's `Concordance` vignette took its author line for its title)."""
+    def draw(p: Page) -> None:
+        p.line("Concordance", 17.2, x=260)
+        p.y += 8
+        p.line("Terry Therneau, Elizabeth Atkinson", 12, x=213)
+        p.line("February 6, 2023", 12, x=262)
+        p.y += 14
+        p.line("1  The concordance statistic", 14.3, "tibo", x=98)
+        p.line("1.1  Overview", 12, "tibo", x=98)
+    md = _front(tmp_path, "concordance", draw)
+    assert md.title == "Concordance"
+    assert md.authors == ["Terry Therneau", "Elizabeth Atkinson"]

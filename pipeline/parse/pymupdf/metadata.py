@@ -111,8 +111,11 @@ def _candidates(page: PageAnalysis, edges: list[str], body_size: float) -> list[
         if l.bbox[1] >= 0.5 * h:
             continue
         t = l.text
-        if not (l.horizontal and re.search(r"[A-Za-z]{2}", t)) or _NOT_TITLE.match(t) or len(t.split()) < 2:
-            continue  # one word: a journal logotype ("Sustainability") or a label, not a title's first line
+        if not (l.horizontal and re.search(r"[A-Za-z]{2}", t)) or _NOT_TITLE.match(t):
+            continue
+        if len(t.split()) < 2 and not (l.max_size >= 1.5 * body_size and _names_under(l, page)):
+            continue  # one word: a journal logotype ("Sustainability") or a label, unless names follow right under
+            # it (a vignette titled `Concordance` over `Terry Therneau, Elizabeth Atkinson`)
         if is_masthead(t) or is_label(t) or is_logo(t):
             continue
         if l.max_size > body_size and (_journal_in_edges(t, edges) or _sandwiched(l, lines)):
@@ -174,6 +177,14 @@ def _followed_by_names(group: list[Line], page: PageAnalysis) -> bool:
     below = sorted((l for l in page.lines if l.horizontal and bottom - 1 < l.bbox[1] < bottom + 4 * size),
                    key=lambda l: l.bbox[1])
     return any(name_like(l) for l in below[:2])  # directly below: a label or another title line is not names
+
+
+def _names_under(line: Line, page: PageAnalysis) -> bool:
+    """Mixed-case names in smaller type right under `line` (a capitals title under a journal's name is no names)."""
+    bottom, size = line.bbox[3], line.max_size
+    below = sorted((l for l in page.lines if l.horizontal and bottom - 1 < l.bbox[1] < bottom + 4 * size),
+                   key=lambda l: l.bbox[1])
+    return bool(below) and name_like(below[0]) and below[0].max_size <= 0.8 * size and not _caps(below[0].text)
 
 
 def _title_lines(page: PageAnalysis, edges: list[str], body_size: float, spacing: float = 1.0) -> list[Line]:
@@ -371,7 +382,8 @@ def extract_authors(page: PageAnalysis, title: list[Line], abstract_y: float | N
     # an abstract, the text starts under the names (article's `\maketitle`: title, author, date, then `1 Simple
     # Examples` and its paragraph), and its headings are no names either
     ends = [l.bbox[1] for l in page.lines if top < l.bbox[1] < bottom
-            and (CONTENTS.fullmatch(l.text.strip(" .:")) or (abstract_y is None and _prose_line(l, body_size)))]
+            and (CONTENTS.fullmatch(l.text.strip(" .:"))
+                 or (abstract_y is None and (_prose_line(l, body_size) or _first_section(l, body_size))))]
     bottom = min([bottom, *ends])
     in_title = {id(l) for l in title}
     # e-mail lines are no author lines; a name followed by its address in brackets is
@@ -389,6 +401,15 @@ def _prose_line(line: Line, body_size: float) -> bool:
     words = line.text.split()
     return (len(words) >= 8 and line.size <= body_size + 0.3
             and sum(w[0].islower() for w in words) >= 0.5 * len(words))
+
+
+_FIRST_SECTION = re.compile(r"1(?:\.1)?\.?(?:\s+[A-Z]\S*(?:\s+\S+){0,8})?")
+
+
+def _first_section(line: Line, body_size: float) -> bool:
+    """The first section's heading (`1 The Problem`, its number alone on a line, `1.1 Bayes Factors`), in bold or
+    larger than the text: the names are above it."""
+    return bool(_FIRST_SECTION.fullmatch(line.text.strip())) and (line.bold or line.size > body_size + 1)
 
 
 def _beside(page: PageAnalysis, title: list[Line], usable) -> list[Line]:
