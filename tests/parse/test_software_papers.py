@@ -274,3 +274,57 @@ def test_a_one_word_title_over_its_names(tmp_path: Path) -> None:
     md = _front(tmp_path, "concordance", draw)
     assert md.title == "Concordance"
     assert md.authors == ["Terry Therneau", "Elizabeth Atkinson"]
+
+
+APA = [("Baayen, H. (2008). Analyzing linguistic data: A practical introduction", "to statistics using R. Cambridge University Press."),
+       ("Barr, D. J., Levy, R., Scheepers, C., & Tily, H. J. (2013). Random effects", "structure for confirmatory hypothesis testing. Journal of Memory and Language, 68, 255-278."),
+       ("Bates, D., Machler, M., Bolker, B., & Walker, S. (2015). Fitting linear", "mixed-effects models using lme4. Journal of Statistical Software, 67, 1-48."),
+       ("Clark, H. H. (1973). The language-as-fixed-effect fallacy. Journal of", "Verbal Learning and Verbal Behavior, 12, 335-359."),
+       ("Judd, C. M., Westfall, J., & Kenny, D. A. (2012). Treating stimuli as a", "random factor in social psychology. Journal of Personality, 103, 54-69.")]
+
+
+def _with_references(tmp_path: Path, name: str, heading, after, size: float = 10) -> object:
+    doc = pymupdf.open()
+    p = Page(doc)
+    p.line("An Introduction to Mixed Models for Experimental Psychology", 17, "tibo")
+    p.line("Henrik Singmann and David Kellen", 12, x=200)
+    p.y += 10
+    p.line("Introduction", 12, "tibo")
+    p.paragraph()
+    p.line("Summary", 12, "tibo")
+    p.paragraph()
+    heading(p)
+    for first, second in APA:
+        p.line(first, size)
+        p.line(second, size, x=86)
+    after(p)
+    path = tmp_path / f"{name}.pdf"
+    doc.save(path)
+    return parse_pdf(path, ParseOptions())
+
+
+def test_a_plain_references_label_over_its_entries(tmp_path: Path) -> None:
+    """An APA manuscript centres `References` in the text's own face: it was neither a heading nor the start of the
+    reference view (afex's vignette: 0 references for 50)."""
+    paper = _with_references(tmp_path, "apa", lambda p: p.line("References", x=270), lambda p: None)
+    assert [r.text.split(" (")[0] for r in paper.references] == [first.split(" (")[0] for first, _ in APA]
+    assert [s.title for s in paper.sections][-1] == "References"
+
+
+def test_a_code_listing_after_the_list_is_no_entry(tmp_path: Path) -> None:
+    """pinp (Rcpp's vignettes) sets its references in 7 pt and runs its appendix heading into a paragraph, so nothing
+    ends the list before the appendix's code listing in 9 pt: the listing's rows, more than the entries', made the
+    entries look like footnotes under the list's size, and the list came out empty."""
+    def after(p: Page) -> None:
+        p = Page(p.page.parent)  # the appendix on the next page
+        p.line([("Appendix 2: A Minimal src/Makevars. ", "tibo"), ("In the file shown here, we link with GMP.", "tiro")],
+               9)
+        for code in ("CXX_STD = CXX11 # the C++ standard", "PKG_CXXFLAGS = -I. -DGMP -O2",
+                     "PKG_LIBS = $(LAPACK_LIBS) $(BLAS_LIBS) -lgmp", "The following objects are masked from Rcpp:",
+                     "Creating directories and the DESCRIPTION file ...", "Saving functions and data to disk ...",
+                     ">> added useDynLib directive to NAMESPACE", ">> added example src file using attributes") * 2:
+            p.line(code, 9, "cour", x=76)
+
+    paper = _with_references(tmp_path, "pinp", lambda p: p.line("References", 8, "tibo"), after, size=7)
+    assert [r.text.split(" (")[0] for r in paper.references] == [first.split(" (")[0] for first, _ in APA]
+    assert "CXX_STD" not in paper.references[-1].text

@@ -451,12 +451,13 @@ YEAR = re.compile(r"\b(1[89]|20)\d\d\b")  # (as references.YEAR; importing it fr
 
 def _colon_bibliography(rows: list[Row], heads: dict[int, int], start: int) -> None:
     """`References:` run in small type on a line of its own (Res Philosophica and other humanities journals set the
-    list's label so): a level-1 heading when no heading names the bibliography and entries with years follow."""
+    list's label so), or a plain `References` in the text's own face (an APA manuscript centres it so): a level-1
+    heading when no heading names the bibliography and entries with years follow."""
     if any(BIB_NAME.fullmatch(rows[i].text.strip()) for i in heads):
         return  # a heading names it already
     for r in rows[start:]:
         m = BIB_NAME.fullmatch(r.text.strip())
-        if r.index not in heads and m and m.group(2):
+        if r.index not in heads and m:
             after = [q for q in rows[r.index + 1 : r.index + 16] if q.text]
             if len(after) >= 3 and sum(1 for q in after if YEAR.search(q.text)) >= 0.2 * len(after):
                 heads[r.index] = 1

@@ -22,7 +22,7 @@ from statistics import median
 from pipeline.parse.ocr import OCR_FONT
 from pipeline.document import Reference
 from pipeline.parse.pymupdf._geometry import hrules
-from pipeline.parse.pymupdf._sections_rows import MARGIN, Row
+from pipeline.parse.pymupdf._sections_rows import MARGIN, MONO, Row
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis
 
@@ -94,9 +94,11 @@ def _label_run(rows: list[Row], start: int, heads: dict[int, int]) -> list[Row]:
 
 def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: dict[int, float]) -> list[Row]:
     starts = [i for i in heads if HEADING.fullmatch(rows[i].text)]
-    if not starts:  # a References heading set in a style no other heading shares, or run in small type with a colon
+    if not starts:  # a References heading set in a style no other heading shares, or run in small type with a colon,
+        # or in the text's own face over entries with years (APA manuscripts centre a plain `References`)
         starts = [r.index for r in rows if HEADING.fullmatch(rows[r.index].text)
-                  and (r.bold or r.size > body or r.text.isupper() or r.text.rstrip().endswith(":"))]
+                  and (r.bold or r.size > body or r.text.isupper() or r.text.rstrip().endswith(":")
+                       or _is_list(rows, heads, r.index))]
     if starts:
         start = _main_list(rows, heads, sorted(starts)) + 1
     else:
@@ -109,6 +111,15 @@ def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: 
         bib = [r for r in rows[start:end] if r.text]
     else:
         bib = [r for r in _label_run(rows, start, heads) if r.text]
+    if not bib:
+        return bib
+    # a code listing after the list ends it (an appendix whose heading is run in: pinp's `Appendix 2: A Minimal
+    # src/Makevars.` over a Makevars file): three rows in a row set in a typewriter face are no entries, where an
+    # entry's URL may fill one line
+    for k in range(len(bib) - 2):
+        if all(MONO.search(r.font) for r in bib[k:k + 3]):
+            bib = bib[:k]
+            break
     if not bib:
         return bib
     # running headers the rows builder kept (set just below its margin): the same text near the top or
