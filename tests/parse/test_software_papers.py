@@ -328,3 +328,41 @@ def test_a_code_listing_after_the_list_is_no_entry(tmp_path: Path) -> None:
     paper = _with_references(tmp_path, "pinp", lambda p: p.line("References", 8, "tibo"), after, size=7)
     assert [r.text.split(" (")[0] for r in paper.references] == [first.split(" (")[0] for first, _ in APA]
     assert "CXX_STD" not in paper.references[-1].text
+
+
+def test_chapters_of_a_report(tmp_path: Path) -> None:
+    """LaTeX's `report` sets `Chapter 1` on a line of its own over the chapter's title, larger still, and numbers the
+    sections under it 1.1, 1.2: the chapters were no headings at all (survival's 100-page package report)."""
+    doc = pymupdf.open()
+    p = Page(doc)
+    p.line("A package for survival analysis in R", 17.2, x=160)
+    p.line("Terry Therneau", 12, x=255)
+    p.y += 20
+    p.paragraph()
+    for number, title, sections in (("1", "Introduction", ["History", "Survival data"]),
+                                    ("2", "Survival curves", ["One event type", "Repeated events"])):
+        p = Page(doc)
+        p.y = 160
+        p.line(f"Chapter {number}", 20.7, "hebo")
+        p.y += 14
+        p.line(title, 24.8, "hebo", gap=2)
+        p.paragraph()
+        for k, section in enumerate(sections, 1):
+            p.line(f"{number}.{k}  {section}", 14.3, "hebo")
+            p.paragraph(1)
+        for _ in range(2):  # the chapter goes on over pages of text (a label on every page would be a running head)
+            p = Page(doc)
+            p.paragraph(4)
+    p = Page(doc)
+    p.y = 160
+    p.line("Appendix A", 20.7, "hebo")
+    p.y += 14
+    p.line("Changes from version 2", 24.8, "hebo", gap=2)
+    p.paragraph()
+    path = tmp_path / "report.pdf"
+    doc.save(path)
+    sections = parse_pdf(path, ParseOptions()).sections
+    assert [(s.title, s.level) for s in sections] == [
+        ("1 Introduction", 1), ("1.1 History", 2), ("1.2 Survival data", 2), ("2 Survival curves", 1),
+        ("2.1 One event type", 2), ("2.2 Repeated events", 2), ("A Changes from version 2", 1)]
+    assert sections[0].content.startswith("Graphical functions")

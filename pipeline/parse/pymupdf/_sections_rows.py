@@ -122,10 +122,25 @@ def _above(a: Row, b: Row) -> bool:
     return aligned and 0 <= b.y0 - a.y1 <= 2.5 * a.size
 
 
+# a book or report's chapter label on a line of its own over the chapter's title (LaTeX's `report`: `Chapter 1` in
+# \huge over `Introduction` in \Huge)
+CHAPTER = re.compile(r"(?:Chapter|CHAPTER|Appendix|APPENDIX)\s+(\d{1,2}|[A-Z]|[IVXL]{1,5})")
+
+
+def _chapter(a: Row, b: Row) -> str | None:
+    """`b`'s number when `a` is a chapter label right over `b`, its title, set as large or larger (14 pt or more),
+    aligned with it; the title row becomes `1 Introduction`, numbered as its sections (`1.1 History`) go on."""
+    m = CHAPTER.fullmatch(a.text.strip())
+    if not m or b.page != a.page or a.size < 14 or b.size < a.size - 0.5 or not b.text[:1].isalpha():
+        return None
+    aligned = abs(a.x0 - b.x0) <= 2 or abs((a.x0 + a.x1) / 2 - (b.x0 + b.x1) / 2) <= 2
+    return m.group(1) if aligned and 0 <= b.y0 - a.y1 <= 3 * a.size else None
+
+
 def _join_numbers(rows: list[Row]) -> list[Row]:
     """A heading's number and its title written as separate text blocks ("1" / "Introduction" side by side on
-    one printed line, or the number on a line of its own above the title): the number row is put in front of the
-    title row."""
+    one printed line, or the number on a line of its own above the title, or a chapter label over the chapter's
+    title): the number row is put in front of the title row."""
     out: list[Row] = []
     skip = False
     for i, r in enumerate(rows):
@@ -133,6 +148,13 @@ def _join_numbers(rows: list[Row]) -> list[Row]:
             skip = False
             continue
         nxt = rows[i + 1] if i + 1 < len(rows) else None
+        number = _chapter(r, nxt) if nxt is not None else None
+        if number:
+            joined = _row(r.page, len(out), r.lines + nxt.lines, nxt.column)
+            joined.text = f"{number} {nxt.text}"
+            out.append(joined)
+            skip = True
+            continue
         if (nxt is not None and NUMBER_ONLY.fullmatch(r.text) and nxt.page == r.page and nxt.text[:1].isalpha()
                 and (_beside(r.lines[-1], nxt.lines[0]) or _above(r, nxt)) and abs(r.size - nxt.size) <= 0.5
                 and r.bold == nxt.bold):
