@@ -99,3 +99,26 @@ def test_a_type3_t1_reference_list_reads_its_quotes_and_dashes():
     paper = parse_pdf(pdf, ParseOptions())
     first = paper.references[0].text
     assert "“" in first and "”" in first and "–" in first and not any(c in first for c in "\x10\x11\x15"), first
+
+
+def test_a_font_whose_own_words_decide_nothing_reads_as_the_pages_text_fonts():
+    """A Type 3 title font's one coded word is a name (`shape\\x1cles`), no English word under either reading: the
+    page's text font, whose words decide T1, decides it too, for codes inside a word; a maths font's lone codes stay.
+    In the zoo's NRC paper (Type 3, T1) a reference in its own font read `classi\\x1ccation` and `478\\x15493`."""
+    from pathlib import Path
+
+    from pipeline.parse import ParseOptions, parse_pdf
+    from pipeline.parse.pymupdf.page import _tex_codes
+
+    raw = {"blocks": [{"lines": [{"spans": [
+        {"font": "F31", "text": "Handling shape\x1cles in the spatstat package"},
+        {"font": "F30", "text": "E\x1ecient \x1cles are di\x1berent"},
+        {"font": "F12", "text": "\x0bi + \x1c = 2"}]}]}]}
+    _tex_codes(raw)
+    assert [s["text"] for s in raw["blocks"][0]["lines"][0]["spans"]] == [
+        "Handling shapefiles in the spatstat package", "Efficient files are different", "\x0bi + \x1c = 2"]
+
+    pdf = Path(__file__).resolve().parents[1] / "zoo" / "papers" / "nrc" / "paper.pdf"
+    text = "\n".join(p.text for p in parse_pdf(pdf, ParseOptions()).pages)
+    assert "document classification revisited" in text and "478–493" in text
+    assert not any(c in text for c in "\x0b\x0c\x0d\x0e\x0f\x10\x11\x15\x16\x1b\x1c\x1d\x1e\x1f")

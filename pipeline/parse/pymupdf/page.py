@@ -500,6 +500,7 @@ _T1_PUNCTUATION = dict(zip("\x10\x11\x12\x13\x14\x15\x16", "“”„«»–—"
 _PUNCTUATION_CODES = re.compile("[\x10-\x16]")
 _T1_PUNCTUATION_USE = re.compile("\x10[^\x10\x11]*[A-Za-z][^\x10\x11]*\x11|[A-Za-z0-9]\x15[A-Za-z0-9]")
 _OTHER_CODES = re.compile("[\x0b-\x0f\x17-\x1f]")
+_INSIDE_WORD = re.compile("[A-Za-z]{2,}[\x0b-\x0f\x1b-\x1f][A-Za-z]{2,}")
 
 
 def _read(word: str, ot1: bool) -> str:
@@ -524,20 +525,34 @@ def _tex_codes(raw: dict) -> None:
     from pipeline.parse.quality import word_list
 
     known = word_list()
+    decided: list[bool] = []  # the page's fonts' readings (ot1?), for a font whose own words decide nothing
+    undecided: list[list[dict]] = []
     for spans in coded.values():
         words = [w for s in spans for w in _CODED_WORD.findall(s["text"]) if _TEX_CODES.search(w)]
         votes = [sum(_read(w, ot1).lower() in known for w in words) for ot1 in (False, True)]
         if max(votes):
             ot1 = votes[1] > votes[0]
+            decided.append(ot1)
             for s in spans:
                 s["text"] = _CODED_WORD.sub(lambda m: _read(m[0], ot1) if re.search("[A-Za-z]", m[0]) else m[0], s["text"])
             t1 = not ot1
         else:  # no ligature says which encoding: T1 punctuation only where it is used as such, and nothing else coded
+            undecided.append(spans)
             t1 = (any(_T1_PUNCTUATION_USE.search(s["text"]) for s in spans)
                   and not any(_OTHER_CODES.search(s["text"]) for s in spans))
         if t1:
             for s in spans:
                 s["text"] = _PUNCTUATION_CODES.sub(lambda m: _T1_PUNCTUATION[m[0]], s["text"])
+    if decided and undecided:
+        # a title font whose one coded word is a name (`shape\x1cles`: a T1 title over T1 text): the page's text
+        # fonts say the encoding, for codes inside a word only (two letters on each side: a maths font's Greek
+        # letter in those slots stands alone or beside one letter)
+        ot1 = decided.count(True) > decided.count(False)
+        for spans in undecided:
+            for s in spans:
+                s["text"] = _INSIDE_WORD.sub(lambda m: _read(m[0], ot1), s["text"])
+                if not ot1 and _T1_PUNCTUATION_USE.search(s["text"]):  # and its quotes and dashes (`478\x15493`)
+                    s["text"] = _PUNCTUATION_CODES.sub(lambda m: _T1_PUNCTUATION[m[0]], s["text"])
 
 
 def text_dict(page: pymupdf.Page) -> dict:
