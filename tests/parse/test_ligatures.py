@@ -113,10 +113,12 @@ def test_a_font_whose_own_words_decide_nothing_reads_as_the_pages_text_fonts():
     raw = {"blocks": [{"lines": [{"spans": [
         {"font": "F31", "text": "Handling shape\x1cles in the spatstat package"},
         {"font": "F30", "text": "E\x1ecient \x1cles are di\x1berent"},
-        {"font": "F12", "text": "\x0bi + \x1c = 2"}]}]}]}
+        {"font": "F12", "text": "\x0bi + \x1c = 2"},
+        {"font": "F27", "text": "Description"}, {"font": "F27", "text": "a\x1by"}]}]}]}  # a span per word
     _tex_codes(raw)
     assert [s["text"] for s in raw["blocks"][0]["lines"][0]["spans"]] == [
-        "Handling shapefiles in the spatstat package", "Efficient files are different", "\x0bi + \x1c = 2"]
+        "Handling shapefiles in the spatstat package", "Efficient files are different", "\x0bi + \x1c = 2",
+        "Description", "affy"]
 
     pdf = Path(__file__).resolve().parents[1] / "zoo" / "papers" / "nrc" / "paper.pdf"
     text = "\n".join(p.text for p in parse_pdf(pdf, ParseOptions()).pages)

@@ -366,3 +366,20 @@ def test_chapters_of_a_report(tmp_path: Path) -> None:
         ("1 Introduction", 1), ("1.1 History", 2), ("1.2 Survival data", 2), ("2 Survival curves", 1),
         ("2.1 One event type", 2), ("2.2 Repeated events", 2), ("A Changes from version 2", 1)]
     assert sections[0].content.startswith("Graphical functions")
+
+
+def test_an_address_broken_at_a_comma_is_no_name(tmp_path: Path) -> None:
+    """`Shanghai, P.R. China` split at its comma leaves `P.R. China`, initials and a capitalised word (pcaMethods)."""
+    def draw(p: Page) -> None:
+        p.line("The pcaMethods Package", 17.2, x=206)
+        p.y += 8
+        p.line("Wolfram Stacklies and Henning Redestig", 12, x=192)
+        p.line("CAS-MPG Partner Institute for Computational Biology (PICB)", 12, x=132)
+        p.line("Shanghai, P.R. China", 12, x=241)
+        p.line("and", 12, x=287)
+        p.line("Max Planck Institute for Molecular Plant Physiology", 12, x=161)
+        p.line("Potsdam, Germany", 12, x=247)
+        p.line("November 1, 2022", 12, x=251)
+        p.y += 14
+        p.line("1  Overview", 14.3, "tibo")
+    assert _front(tmp_path, "pcamethods", draw).authors == ["Wolfram Stacklies", "Henning Redestig"]

@@ -91,9 +91,15 @@ def is_address(text: str) -> bool:
                 or "@" in text or "http" in text or _MONTH.search(text))
 
 
+# a "name" that ends in a country is the end of an address broken at a comma (`Shanghai, P.R. China`); France and
+# Jordan are surnames too
+_COUNTRY_END = re.compile(r"\b(?:USA|U\.S\.A|China|Germany|Japan|Italy|Spain|Canada|Switzerland|Austria|Netherlands|"
+                          r"Australia|India|Korea|Brazil|Kingdom|States)\.?$")
+
+
 def _name_ok(name: str) -> bool:
     tokens = name.split()
-    if not 2 <= len(tokens) <= 6 or re.search(r"\d", name):
+    if not 2 <= len(tokens) <= 6 or re.search(r"\d", name) or _COUNTRY_END.search(name):
         return False
     for i, tok in enumerate(tokens):
         core = tok.strip("()\"'’‘.,")

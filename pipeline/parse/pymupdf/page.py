@@ -500,7 +500,8 @@ _T1_PUNCTUATION = dict(zip("\x10\x11\x12\x13\x14\x15\x16", "“”„«»–—"
 _PUNCTUATION_CODES = re.compile("[\x10-\x16]")
 _T1_PUNCTUATION_USE = re.compile("\x10[^\x10\x11]*[A-Za-z][^\x10\x11]*\x11|[A-Za-z0-9]\x15[A-Za-z0-9]")
 _OTHER_CODES = re.compile("[\x0b-\x0f\x17-\x1f]")
-_INSIDE_WORD = re.compile("[A-Za-z]{2,}[\x0b-\x0f\x1b-\x1f][A-Za-z]{2,}")
+_INSIDE_WORD = re.compile("[A-Za-z]+[\x0b-\x0f\x1b-\x1f][A-Za-z]+|(?<![A-Za-z])[\x0b-\x0f\x1b-\x1f][a-z]{2,}")
+_TEXT_WORDS = re.compile("[A-Za-z]{3,}")
 
 
 def _read(word: str, ot1: bool) -> str:
@@ -544,11 +545,15 @@ def _tex_codes(raw: dict) -> None:
             for s in spans:
                 s["text"] = _PUNCTUATION_CODES.sub(lambda m: _T1_PUNCTUATION[m[0]], s["text"])
     if decided and undecided:
-        # a title font whose one coded word is a name (`shape\x1cles`: a T1 title over T1 text): the page's text
-        # fonts say the encoding, for codes inside a word only (two letters on each side: a maths font's Greek
-        # letter in those slots stands alone or beside one letter)
+        # a title font whose one coded word is a name (`shape\x1cles`, `a\x1by`: a T1 title over T1 text): the
+        # page's text fonts say the encoding, for codes inside or opening a word, in a font that sets words (one of
+        # three letters or more: a maths font's Greek letters in those slots sit among single letters and symbols)
         ot1 = decided.count(True) > decided.count(False)
+        wordy = {s["font"] for b in raw["blocks"] for ln in b.get("lines", ()) for s in ln["spans"]
+                 if _TEXT_WORDS.search(s["text"])}
         for spans in undecided:
+            if spans[0]["font"] not in wordy:
+                continue
             for s in spans:
                 s["text"] = _INSIDE_WORD.sub(lambda m: _read(m[0], ot1), s["text"])
                 if not ot1 and _T1_PUNCTUATION_USE.search(s["text"]):  # and its quotes and dashes (`478\x15493`)
