@@ -149,37 +149,18 @@ def test_figures_after_the_reference_list_leave_its_entries_alone(tmp_path: Path
     """brms's overview vignette ends with three pages of plots after its references, with no heading between:
     their axis labels (hundreds of rows of one or two words in small type) made the list's median size theirs, so
     every entry stood out as larger print and the list was cut to nothing."""
-    doc = pymupdf.open()
-    p = Page(doc)
-    p.line("Bayesian Multilevel Models with the brms Package", 17, "tibo")
-    p.line("Paul-Christian Burkner", 12, x=230)
-    p.y += 10
-    p.line("1  Introduction", 14, "tibo")
-    p.paragraph()
-    p.line("References", 14, "tibo")
-    entries = [f'{name} ({year}). "{title}." J. Stat. Softw., {vol}(1), 1-{pages}.'
-               for name, year, title, vol, pages in (
-                   ("Andersen EB", 1977, "Sufficient Statistics and Latent Trait Models", 42, 13),
-                   ("Bates D, Machler M, Bolker B, Walker S", 2015, "Fitting Linear Mixed-Effects Models", 67, 48),
-                   ("Carpenter B, Gelman A, Hoffman M", 2017, "Stan: A Probabilistic Language", 76, 32),
-                   ("Gelman A, Rubin DB", 1992, "Inference from Iterative Simulation", 7, 11),
-                   ("Hoffman MD, Gelman A", 2014, "The No-U-Turn Sampler", 15, 31),
-                   ("Wood SN", 2011, "Fast Stable Restricted Maximum Likelihood", 73, 36))]
-    for entry in entries:  # each over two lines, the second indented, as JSS sets its list
-        cut = entry.index(" J. Stat.")
-        p.line(entry[:cut])
-        p.line(entry[cut + 1:], x=86)
-    for _ in range(3):  # pages of trace plots: tick labels and parameter names, then a caption
-        p = Page(doc)
-        for k in range(60):
-            x = 80 + 120 * (k % 4)
-            p.line("b_Intercept" if k % 10 == 0 else f"{(k % 7) * 200}", 6.8, "helv", x=x, gap=1.2 if k % 4 == 3 else 0)
-        p.y += 20
-        p.line("Figure 2: Trace and density plots of all relevant parameters of the kidney model.")
-    path = tmp_path / "plots_after.pdf"
-    doc.save(path)
-    refs = parse_pdf(path, ParseOptions()).references
-    assert [r.text.split(" (")[0] for r in refs] == [e.split(" (")[0] for e in entries]  # before: none
+    def plots(p: Page) -> None:
+        for _ in range(3):  # pages of trace plots: tick labels and parameter names, then a caption
+            p = Page(p.page.parent)
+            for k in range(60):
+                x = 80 + 120 * (k % 4)
+                p.line("b_Intercept" if k % 10 == 0 else f"{(k % 7) * 200}", 6.8, "helv", x=x,
+                       gap=1.2 if k % 4 == 3 else 0)
+            p.y += 20
+            p.line("Figure 2: Trace and density plots of all relevant parameters of the kidney model.")
+
+    paper = _with_references(tmp_path, "plots_after", lambda p: p.line("References", 12, "tibo"), plots)
+    assert [r.text.split(" (")[0] for r in paper.references] == [first.split(" (")[0] for first, _ in APA]  # before: none
 
 
 def _front(tmp_path: Path, name: str, draw) -> object:
