@@ -142,6 +142,7 @@ _SYMBOLS = re.compile("[\u2460-\u24ff\u25a0-\u27bf]")
 _TOKEN = re.compile(r"\S{3,}")
 _NOT_VOWEL = re.compile("[^aeiouy]")  # the vowels MAX_VOWELS counts
 _RUN = re.compile(r"[A-Za-z]{3,}")
+_CODE_FONT = re.compile(r"mono|courier|cmtt|^(?:[A-Z]{6}\+)?(?:lmtt|txtt|pcr|rtt|tt\d)|consol|inconsolata|typewriter", re.I)
 
 
 def layer_stats(raw: dict) -> LayerStats:
@@ -151,7 +152,8 @@ def layer_stats(raw: dict) -> LayerStats:
 
     known = word_list()
     stats = LayerStats()
-    visible_text = []
+    visible_text: list[str] = []
+    code_text: list[str] = []
     for b in raw["blocks"]:
         for ln in b.get("lines", ()):
             for s in ln["spans"]:
@@ -166,15 +168,17 @@ def layer_stats(raw: dict) -> LayerStats:
                     if _SYMBOLS.search(text):
                         stats.unmapped += sum(len(_SYMBOLS.findall(t)) for t in _TOKEN.findall(text)
                                               if len(set(t)) > 1 and _SYMBOLS.search(t))
-                    visible_text.append(text)
-    words = _WORD.findall(" ".join(visible_text))
+                    (code_text if _CODE_FONT.search(s.get("font", "")) else visible_text).append(text)
+    # a code listing's identifiers (`hgu95av2CHRLOC`, R output in a vignette) are no words of a language: they count
+    # only on a page set wholly in a typewriter face
+    words = _WORD.findall(" ".join(visible_text or code_text))
     stats.words = len(words)
     unknown = [w for w in words if w not in known]
     stats.unknown = len(unknown)
     letters = "".join(unknown)
     stats.unknown_letters = len(letters)
     stats.unknown_vowels = len(letters) - len(_NOT_VOWEL.findall(letters))
-    runs = _RUN.findall(" ".join(visible_text))
+    runs = _RUN.findall(" ".join(visible_text or code_text))
     odd = [w for w in runs if w.lower() not in known]
     stats.runs, stats.known_runs = len(runs), len(runs) - len(odd)
     letters = "".join(odd).lower()

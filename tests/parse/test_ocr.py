@@ -516,3 +516,18 @@ def test_the_layout_model_is_not_loaded_for_pages_ocr_read(tmp_path):
             "print([pg.ocr for pg in p.pages], len(p.figures), 'pymupdf.layout' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[-2] == "['no_text', 'no_text'] 1 False", out
+
+
+def test_a_code_listing_is_no_garbled_text():
+    """A vignette page of R output (`"hgu95av2CHRLOC" "hgu95av2ENSEMBL"`): its identifiers are unknown words poor in
+    vowels, like a garbled layer's, but set in a typewriter face they are code, and the page keeps its layer."""
+    rng = random.Random(5)
+    names = ["ACCNUM", "ALIAS2PROBE", "CHR", "CHRLENGTHS", "CHRLOC", "CHRLOCEND", "ENSEMBL", "ENTREZID", "ENZYME",
+             "GENENAME", "GO", "PATH", "PMID", "REFSEQ", "SYMBOL", "UNIGENE", "UNIPROT"]
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 60), "AnnotationDbi: Introduction To Bioconductor Annotation Packages", fontsize=11)
+    for i in range(40):
+        row = " ".join(f'"hgu95av2{rng.choice(names)}"' for _ in range(3))
+        page.insert_text((72, 90 + 17 * i), f"## [{3 * i + 1}] {row} ghz vbn qrt", fontname="cour", fontsize=9)
+    assert page_verdict(page, text_dict(page)) is None
