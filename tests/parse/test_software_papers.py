@@ -364,3 +364,18 @@ def test_an_address_broken_at_a_comma_is_no_name(tmp_path: Path) -> None:
         p.y += 14
         p.line("1  Overview", 14.3, "tibo")
     assert _front(tmp_path, "pcamethods", draw).authors == ["Wolfram Stacklies", "Henning Redestig"]
+
+
+def test_maths_in_regular_weight_inside_a_bold_title(tmp_path: Path) -> None:
+    """`Accurately Computing log(1 - exp(-|a|))`: the maths' brackets, digits and operators are regular weight, which
+    left the bold line under 0.6 bold by characters, so only the title's second line was kept (Rmpfr)."""
+    def draw(p: Page) -> None:
+        p.line([("Accurately Computing ", "tibo"), ("log(1 - exp(-|a|))", "tiro")], 17.2, x=136)
+        p.line("Assessed by the Rmpfr package", 17.2, "tibo", x=170)
+        p.y += 10
+        p.line("Martin Machler", 12, "tibo", x=257)
+        p.line("ETH Zurich", 10.9, x=274)
+        p.y += 20
+        p.line("Abstract", 10, "tibo", x=280)
+    assert _front(tmp_path, "rmpfr", draw).title == \
+        "Accurately Computing log(1 - exp(-|a|)) Assessed by the Rmpfr package"

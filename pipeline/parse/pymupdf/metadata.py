@@ -126,9 +126,14 @@ def _candidates(page: PageAnalysis, edges: list[str], body_size: float) -> list[
 
 def _heavy(line: Line) -> bool:
     """Bold, counting a demibold face as bold: a software paper's title sets its package names in one (JSS's
-    `\\pkg{}` is Latin Modern Demi: `the RcppEigen Package`, bold around a demibold name)."""
-    chars = [(s.bold or "demi" in s.font.lower(), len(s.text.strip())) for s in line.spans if s.text.strip()]
+    `\\pkg{}` is Latin Modern Demi: `the RcppEigen Package`, bold around a demibold name). Letters are weighed, not
+    marks: a bold title's maths (`Accurately Computing log(1 − exp(−|a|))`) sets its brackets, digits and operators
+    in regular weight."""
+    chars = [(s.bold or "demi" in s.font.lower(), sum(c.isalpha() for c in s.text)) for s in line.spans]
     total = sum(n for _, n in chars)
+    if not total:  # no letters at all: the marks decide
+        chars = [(s.bold or "demi" in s.font.lower(), len(s.text.strip())) for s in line.spans]
+        total = sum(n for _, n in chars)
     return total > 0 and sum(n for b, n in chars if b) >= 0.6 * total
 
 
@@ -199,7 +204,7 @@ def _title_lines(page: PageAnalysis, edges: list[str], body_size: float, spacing
         return []
     # largest first (to a tenth of a point: text at one size reads 9.9626 or 10.0 by font); among equals bold first,
     # then the highest: TUGboat sets its title in bold at the size of its text
-    ranked = sorted(top, key=lambda l: (-round(l.max_size, 1), not l.bold, l.bbox[1]))
+    ranked = sorted(top, key=lambda l: (-round(l.max_size, 1), not _heavy(l), l.bbox[1]))
     # a title's later lines may be short ("network", "gold stripes"): continue over every line but stamps
     rest = [l for l in page.lines if l.horizontal and not _NOT_TITLE.match(l.text) and not is_masthead(l.text)]
     best = _group(ranked[0], rest, spacing)
