@@ -142,7 +142,8 @@ _SYMBOLS = re.compile("[\u2460-\u24ff\u25a0-\u27bf]")
 _TOKEN = re.compile(r"\S{3,}")
 _NOT_VOWEL = re.compile("[^aeiouy]")  # the vowels MAX_VOWELS counts
 _RUN = re.compile(r"[A-Za-z]{3,}")
-_CODE_FONT = re.compile(r"mono|courier|cmtt|^(?:[A-Z]{6}\+)?(?:lmtt|txtt|pcr|rtt|tt\d)|consol|inconsolata|typewriter", re.I)
+# typewriter faces, by name (code: listings, identifiers, a function's name in a heading)
+CODE_FONT = re.compile(r"mono|courier|cmtt|^(?:[A-Z]{6}\+)?(?:lmtt|txtt|pcr|rtt|tt\d)|consol|inconsolata|typewriter", re.I)
 
 
 def layer_stats(raw: dict) -> LayerStats:
@@ -168,7 +169,7 @@ def layer_stats(raw: dict) -> LayerStats:
                     if _SYMBOLS.search(text):
                         stats.unmapped += sum(len(_SYMBOLS.findall(t)) for t in _TOKEN.findall(text)
                                               if len(set(t)) > 1 and _SYMBOLS.search(t))
-                    (code_text if _CODE_FONT.search(s.get("font", "")) else visible_text).append(text)
+                    (code_text if CODE_FONT.search(s.get("font", "")) else visible_text).append(text)
     # a code listing's identifiers (`hgu95av2CHRLOC`, R output in a vignette) are no words of a language: they count
     # only on a page set wholly in a typewriter face
     words = _WORD.findall(" ".join(visible_text or code_text))

@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from pipeline.parse.ocr import CODE_FONT
 from pipeline.parse.pymupdf.page import DocumentAnalysis, Line
 
 # Margins (fraction of the page height) where running headers, footers and page numbers live.
@@ -32,8 +33,6 @@ class Row:
     tail: str = ""  # a run-in heading's paragraph text after the heading (the heading keeps only its title)
 
 
-# typewriter faces: code in a heading (`2. The network class`) takes the weight of the words around it
-MONO = re.compile(r"mono|courier|cmtt|^(?:[A-Z]{6}\+)?(?:lmtt|txtt|pcr|rtt|tt\d)|consol|inconsolata|typewriter", re.I)
 
 
 def _row(page: int, index: int, lines: list[Line], column: int) -> Row:
@@ -44,9 +43,10 @@ def _row(page: int, index: int, lines: list[Line], column: int) -> Row:
     total = bold = italic = 0
     fonts: Counter[str] = Counter()
     spans = [s for line in lines for s in line.spans]
-    # a row with words outside a typewriter face is judged by those words (a row all in one is code, judged as is)
-    if any(s.text.strip() and not MONO.search(s.font) for s in spans):
-        spans = [s for s in spans if not MONO.search(s.font)]
+    # a row with words outside a typewriter face is judged by those words: code in a heading (`2. The network
+    # class`) takes the weight of the words around it; a row all in one is code, judged as is
+    if any(s.text.strip() and not CODE_FONT.search(s.font) for s in spans):
+        spans = [s for s in spans if not CODE_FONT.search(s.font)]
     for line in lines:
         for s in line.spans:
             n = len(s.text.strip())

@@ -19,10 +19,10 @@ from __future__ import annotations
 import re
 from statistics import median
 
-from pipeline.parse.ocr import OCR_FONT
+from pipeline.parse.ocr import CODE_FONT, OCR_FONT
 from pipeline.document import Reference
 from pipeline.parse.pymupdf._geometry import hrules
-from pipeline.parse.pymupdf._sections_rows import MARGIN, MONO, Row
+from pipeline.parse.pymupdf._sections_rows import MARGIN, Row
 from pipeline.parse.pymupdf.facts import DocumentFacts, as_facts
 from pipeline.parse.pymupdf.page import DocumentAnalysis
 
@@ -117,7 +117,7 @@ def _bibliography(rows: list[Row], heads: dict[int, int], body: float, heights: 
     # src/Makevars.` over a Makevars file): three rows in a row set in a typewriter face are no entries, where an
     # entry's URL may fill one line
     for k in range(len(bib) - 2):
-        if all(MONO.search(r.font) for r in bib[k:k + 3]):
+        if all(CODE_FONT.search(r.font) for r in bib[k:k + 3]):
             bib = bib[:k]
             break
     if not bib:
